@@ -1,0 +1,243 @@
+"""One ESON cell -- or a whole column of cells -- to and from text.
+
+A cell is either a *bare string* or a *JSON value* (ESON 1.1, section 2).  A
+string is bare iff it is non-empty, has no leading or trailing white space
+(JavaScript's ``trim`` set, not Python's ``str.strip`` set), holds no TAB, CR
+or LF, is not a JSON number, is not ``null``/``true``/``false`` and does not
+start with ``"``, ``[`` or ``{``.  This codec also quotes strings holding
+U+2028, U+2029 or surrogate code points (see :mod:`eson.wire.eson_json`).
+
+The column functions do the same work for a whole list of values at once:
+when a column is uniform (all ``int``, all bare-safe ``str`` ...) one regular
+expression over the joined column decides it, so a record array is encoded or
+decoded with a handful of C-level passes instead of a Python call per cell.
+They fall back to the per-cell functions for anything unusual and always give
+the same result as calling those per cell.
+
+Errors here carry no location; the document reader and writer add it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from eson.errors import DecodeError, EncodeError
+from eson.wire.eson_json import NestingError, dump_json, load_json, quote
+from eson.wire.eson_numbers import NUMBER_RE, format_float, parse_number
+
+__all__ = [
+    "decode_cell",
+    "decode_column",
+    "encode_cell",
+    "encode_column",
+    "encode_str",
+    "format_float",
+    "is_bare",
+]
+
+# JavaScript's String.prototype.trim set: WhiteSpace plus LineTerminator.
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_LITERALS: dict[str, Any] = {"null": None, "true": True, "false": False}
+_MISSING: Any = object()
+
+# Anything that forces a string into its quoted JSON form, except the two
+# whole-string rules (number lookalike, literal lookalike) checked apart.
+_QUOTE_TRIGGER = re.compile(
+    rf'\A[{_JS_SPACE}"\[{{]|[{_JS_SPACE}]\Z|[\t\n\r\u2028\u2029\ud800-\udfff]'
+)
+# The same test over a column joined with LF, line by line; it may flag
+# strings that are in fact bare (e.g. "01"), never the reverse.
+_COLUMN_QUOTE_SUSPECT = re.compile(
+    rf'^(?:$|[{_JS_SPACE.replace(chr(10), "")}"\[{{0-9-]|(?:null|true|false)$)'
+    rf"|[{_JS_SPACE.replace(chr(10), '')}]$|[\t\r\u2028\u2029\ud800-\udfff]",
+    re.MULTILINE,
+)
+# Decoding: a column whose lines all start like this holds only bare strings.
+_COLUMN_NOT_BARE = re.compile(r'^(?:[-0-9"\[{]|(?:null|true|false)$)', re.MULTILINE)
+_COLUMN_INTS = re.compile(r"(?:-?(?:0|[1-9][0-9]*)\n)*-?(?:0|[1-9][0-9]*)")
+_COLUMN_NUMBERS = re.compile(
+    r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\n)*"
+    r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+)
+_NUMBER_START = frozenset("-0123456789")
+_JSON_START = frozenset('"[{')
+_int_repr = int.__repr__
+_INF = float("inf")
+_BOOL_TEXT = {"true": True, "false": False}
+
+
+def is_bare(text: str) -> bool:
+    """Return whether ``text`` may be written as a bare (unquoted) cell."""
+    return (
+        text != ""
+        and _QUOTE_TRIGGER.search(text) is None
+        and text not in _LITERALS
+        and NUMBER_RE.fullmatch(text) is None
+    )
+
+
+def encode_str(text: str) -> str:
+    """Return the cell text of a string: itself when bare, else a JSON string."""
+    if (
+        text
+        and _QUOTE_TRIGGER.search(text) is None
+        and text not in _LITERALS
+        and NUMBER_RE.fullmatch(text) is None
+    ):
+        return text
+    return quote(text)
+
+
+def encode_cell(value: object) -> str:
+    """Return the cell text of one plain value.
+
+    Plain values are ``None``, ``bool``, ``int``, ``float``, ``str`` and
+    lists, tuples and dicts of them (written as compact JSON).
+
+    Raises:
+        EncodeError: for other types, non-finite floats, and nested values
+            the JSON writer refuses (see :func:`eson.wire.eson_json.dump_json`).
+    """
+    kind = type(value)
+    if kind is str:
+        return encode_str(value)  # type: ignore[arg-type]
+    if kind is int:
+        return _encode_int(value)  # type: ignore[arg-type]
+    if kind is float:
+        return _encode_float(value)  # type: ignore[arg-type]
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, dict)):
+        try:
+            return dump_json(value)
+        except NestingError as exc:
+            raise EncodeError(str(exc)) from None
+    # Subclasses of the JSON scalars (IntEnum, StrEnum ...) travel as their value.
+    if isinstance(value, str):
+        return encode_str(str.__str__(value))
+    if isinstance(value, int):
+        return _encode_int(int(value))
+    if isinstance(value, float):
+        return _encode_float(float(value))
+    raise EncodeError(f"unsupported type {kind.__name__}; ESON holds JSON values only")
+
+
+def _encode_int(value: int) -> str:
+    try:
+        return _int_repr(value)
+    except ValueError as exc:  # beyond sys.get_int_max_str_digits()
+        raise EncodeError(f"integer too large to write: {exc}") from None
+
+
+def _encode_float(value: float) -> str:
+    try:
+        return format_float(value)
+    except ValueError as exc:
+        raise EncodeError(str(exc)) from None
+
+
+def encode_column(values: Sequence[object]) -> list[str]:
+    """Encode a column of plain values; equal to ``[encode_cell(v) for v in values]``."""
+    if not values:
+        return []
+    kinds = set(map(type, values))
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        if kind is str:
+            return encode_str_column(values)  # type: ignore[arg-type]
+        if kind is int:
+            try:
+                return list(map(_int_repr, values))
+            except ValueError:
+                pass  # a huge integer: the per-cell path raises the proper error
+        elif kind is float:
+            return encode_float_column(values)  # type: ignore[arg-type]
+        elif kind is bool:
+            return ["true" if value else "false" for value in values]
+        elif kind is type(None):
+            return ["null"] * len(values)
+    return [encode_cell(value) for value in values]
+
+
+def encode_str_column(values: Sequence[str]) -> list[str]:
+    """Encode a column of ``str``; equal to ``[encode_str(v) for v in values]``."""
+    joined = "\n".join(values)
+    if _COLUMN_QUOTE_SUSPECT.search(joined) is None and joined.count("\n") == len(values) - 1:
+        return list(values)
+    return [encode_str(value) for value in values]
+
+
+def encode_float_column(values: Sequence[float]) -> list[str]:
+    """Encode a column of ``float``; equal to ``[format_float(v) for v in values]``."""
+    texts = list(map(float.__repr__, values))
+    joined = "".join(texts)
+    if "e" in joined or "n" in joined:
+        return [_encode_float(value) for value in values]
+    return texts
+
+
+def decode_cell(text: str) -> Any:
+    """Return the value of one cell's text.
+
+    Raises:
+        DecodeError: (without location) when a JSON cell is malformed or a
+            number is not finite.
+    """
+    first = text[:1]
+    if first in _NUMBER_START:
+        if first and NUMBER_RE.fullmatch(text) is not None:
+            try:
+                return parse_number(text)
+            except ValueError as exc:
+                raise DecodeError(str(exc)) from None
+        return text
+    if first in _JSON_START:
+        try:
+            return load_json(text)
+        except ValueError as exc:
+            raise DecodeError(f"{exc} in cell {_clip(text)}") from None
+    value = _LITERALS.get(text, _MISSING)
+    return text if value is _MISSING else value
+
+
+def decode_column(texts: Sequence[str]) -> list[Any]:
+    """Decode a column of cell texts; equal to ``[decode_cell(t) for t in texts]``.
+
+    Raises:
+        DecodeError: whose ``row`` is the 1-based index of the first bad cell.
+    """
+    if not texts:
+        return []
+    joined = "\n".join(texts)
+    if _COLUMN_NOT_BARE.search(joined) is None:
+        return list(texts)
+    if _COLUMN_NUMBERS.fullmatch(joined) is not None:
+        try:
+            if _COLUMN_INTS.fullmatch(joined) is not None:
+                return list(map(int, texts))
+            numbers = [
+                float(text) if ("." in text or "e" in text or "E" in text) else int(text)
+                for text in texts
+            ]
+            if _INF not in numbers and -_INF not in numbers:
+                return numbers
+        except ValueError:
+            pass  # the per-cell path below locates and explains it
+    elif len(set(texts) - _BOOL_TEXT.keys()) == 0:
+        return [_BOOL_TEXT[text] for text in texts]
+    values: list[Any] = []
+    append = values.append
+    for index, text in enumerate(texts):
+        try:
+            append(decode_cell(text))
+        except DecodeError as exc:
+            raise DecodeError(exc.reason, row=index + 1) from None
+    return values
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")

@@ -1,0 +1,303 @@
+"""Reading an ESON document: text -> sections -> plain Python value.
+
+Reading happens in two steps that the typed decoders reuse:
+
+1. :func:`scan_sections` checks the header and splits the text into
+   :class:`Section` objects (name, kind, declared fields and count, the raw
+   body lines), rejecting bad names, duplicate names and fields, and counts
+   the text does not back -- before anything is allocated for them.
+2. :func:`split_rows` cuts a record section's lines into cells, checking the
+   cell count of every row and the reserved ``n`` sequence; the cells are
+   then decoded column by column (:func:`eson.wire.eson_cells.decode_column`).
+
+Line endings may be LF or CRLF and the final line break may be missing.  One
+leading byte-order mark (U+FEFF) is ignored.  Every error is a
+:class:`eson.errors.DecodeError` carrying the 1-based line number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from eson.errors import DecodeError
+from eson.wire.eson_cells import decode_cell, decode_column
+from eson.wire.eson_names import NAME_PATTERN, NAME_RE
+
+__all__ = [
+    "HEADER",
+    "Section",
+    "SectionKind",
+    "decode_document",
+    "scan_sections",
+    "split_rows",
+    "text_of",
+]
+
+#: The first line of every ESON 1.x document.
+HEADER = "!eson/1"
+
+SectionKind = Literal["scalar", "array", "records", "record"]
+
+_SCALAR_HEAD = re.compile(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
+_SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[([0-9]+)\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
+_VERSION_HEAD = re.compile(r"!eson/[^\s]*")
+
+
+@dataclass(slots=True)
+class Section:
+    """One top-level entry of a document, with its body still as text.
+
+    Attributes:
+        name: The entry's name.
+        kind: ``"scalar"`` (``name=cell``), ``"array"`` (``name[N]``),
+            ``"records"`` (``name[N]{fields}``) or ``"record"`` (``name{fields}``).
+        line: 1-based line number of the entry's head line.
+        fields: Declared field names (record kinds), else ``None``.
+        count: Number of body lines (1 for a scalar or single record).
+        body: The cell text (scalar) or the body lines (other kinds).
+    """
+
+    name: str
+    kind: SectionKind
+    line: int
+    fields: tuple[str, ...] | None
+    count: int
+    body: list[str]
+
+    @property
+    def numbered(self) -> bool:
+        """Whether this record array carries the reserved ``n`` column."""
+        return self.kind == "records" and bool(self.fields) and self.fields[0] == "n"  # type: ignore[index]
+
+
+def text_of(data: str | bytes | bytearray | memoryview) -> str:
+    """Return the document as ``str``: bytes-like input is decoded as UTF-8.
+
+    Raises:
+        DecodeError: for invalid UTF-8, with the line it occurs on.
+        TypeError: for input that is neither text nor bytes.
+    """
+    if isinstance(data, str):
+        return data
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise DecodeError(
+                f"invalid UTF-8 at byte {exc.start} ({exc.reason})", line=line
+            ) from None
+    raise TypeError(f"ESON input must be str or bytes-like, not {type(data).__name__}")
+
+
+def _lines(text: str) -> list[str]:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _check_header(lines: list[str]) -> None:
+    if not lines:
+        raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
+    head = lines[0]
+    if head == HEADER:
+        return
+    if _VERSION_HEAD.fullmatch(head):
+        raise DecodeError(
+            f"unsupported version header {_clip(head)}; this decoder reads {HEADER}", line=1
+        )
+    raise DecodeError(f"expected the header {HEADER}, got {_clip(head)}", line=1)
+
+
+def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
+    """Split a document into sections without decoding any cell.
+
+    Raises:
+        DecodeError: for a missing or unsupported header, a malformed head
+            line, an invalid or duplicate name or field, or a declared count
+            larger than the lines that follow.
+    """
+    lines = _lines(text_of(data))
+    _check_header(lines)
+    sections: list[Section] = []
+    seen: set[str] = set()
+    total = len(lines)
+    index = 1
+    while index < total:
+        head = lines[index]
+        line_no = index + 1
+        scalar = _SCALAR_HEAD.fullmatch(head)
+        if scalar is not None:
+            name = scalar.group(1)
+            if name in seen:
+                raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
+            seen.add(name)
+            sections.append(Section(name, "scalar", line_no, None, 1, [scalar.group(2)]))
+            index += 1
+            continue
+        match = _SECTION_HEAD.fullmatch(head)
+        if match is None or (match.group(2) is None and match.group(3) is None):
+            raise DecodeError(f"invalid entry {_clip(head)}", line=line_no)
+        name, count_text, field_text = match.groups()
+        if name in seen:
+            raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
+        seen.add(name)
+        fields: tuple[str, ...] | None = None
+        if field_text is not None:
+            fields = tuple(field_text.split(",")) if field_text else ()
+            for field in fields:
+                if NAME_RE.fullmatch(field) is None:
+                    raise DecodeError(
+                        f"invalid field name {_clip(field)}", line=line_no, section=name
+                    )
+            if len(set(fields)) != len(fields):
+                duplicate = next(f for f in fields if fields.count(f) > 1)
+                raise DecodeError(
+                    f"duplicate field {duplicate!r}", line=line_no, section=name
+                )
+        available = total - index - 1
+        if count_text is None:
+            count = 1
+            kind: SectionKind = "record"
+        else:
+            count = int(count_text) if len(count_text) <= 18 else available + 1
+            kind = "array" if fields is None else "records"
+        if count > available:
+            declared = count_text if count_text is not None else "1"
+            raise DecodeError(
+                f"declares {_clip(declared)} rows but only {available} lines follow",
+                line=line_no,
+                section=name,
+            )
+        sections.append(
+            Section(name, kind, line_no, fields, count, lines[index + 1 : index + 1 + count])
+        )
+        index += 1 + count
+    return sections
+
+
+def split_rows(section: Section) -> list[list[str]]:
+    """Cut a record section's lines into cells, checking every row's shape.
+
+    Checks that each row has exactly one cell per declared field and, for a
+    record array whose first field is ``n``, that the ``n`` cells are the
+    numbers 1, 2, ... in order.
+
+    Raises:
+        DecodeError: naming the line, section and row of the first bad row.
+    """
+    fields = section.fields or ()
+    width = len(fields)
+    if width == 0:
+        for offset, line in enumerate(section.body):
+            if line != "":
+                raise DecodeError(
+                    "expected an empty row for a record with no fields",
+                    line=section.line + 1 + offset,
+                    section=section.name,
+                    row=offset + 1,
+                )
+        return [[] for _ in section.body]
+    rows = [line.split("\t") for line in section.body]
+    if any(len(cells) != width for cells in rows):
+        for offset, cells in enumerate(rows):
+            if len(cells) != width:
+                raise DecodeError(
+                    f"expected {width} cells, got {len(cells)}",
+                    line=section.line + 1 + offset,
+                    section=section.name,
+                    row=offset + 1,
+                )
+    if section.numbered:
+        _check_numbering(section, rows)
+    return rows
+
+
+def _check_numbering(section: Section, rows: list[list[str]]) -> None:
+    expected = [str(number) for number in range(1, len(rows) + 1)]
+    if [cells[0] for cells in rows] == expected:
+        return
+    for offset, cells in enumerate(rows):
+        number = offset + 1
+        try:
+            value = decode_cell(cells[0])
+        except DecodeError as exc:
+            raise DecodeError(
+                exc.reason,
+                line=section.line + 1 + offset,
+                section=section.name,
+                row=number,
+                field="n",
+            ) from None
+        if type(value) not in (int, float) or value != number:
+            raise DecodeError(
+                f"reserved n is {_clip(cells[0])}, expected {number}: rows were dropped, "
+                "duplicated or reordered",
+                line=section.line + 1 + offset,
+                section=section.name,
+                row=number,
+                field="n",
+            )
+
+
+def decode_records(section: Section) -> list[dict[str, Any]]:
+    """Decode a ``records`` or ``record`` section into a list of dicts."""
+    fields = section.fields or ()
+    rows = split_rows(section)
+    if not fields:
+        return [{} for _ in rows]
+    columns: list[list[Any]] = []
+    for position, column in enumerate(zip(*rows)):
+        try:
+            columns.append(decode_column(column))
+        except DecodeError as exc:
+            row = exc.row or 1
+            raise DecodeError(
+                exc.reason,
+                line=section.line + row,
+                section=section.name,
+                row=row,
+                field=fields[position],
+            ) from None
+    return [dict(zip(fields, values)) for values in zip(*columns)]
+
+
+def decode_section(section: Section) -> Any:
+    """Decode one section's body into its plain value."""
+    if section.kind == "scalar":
+        try:
+            return decode_cell(section.body[0])
+        except DecodeError as exc:
+            raise DecodeError(exc.reason, line=section.line, section=section.name) from None
+    if section.kind == "array":
+        try:
+            return decode_column(section.body)
+        except DecodeError as exc:
+            row = exc.row or 1
+            raise DecodeError(
+                exc.reason, line=section.line + row, section=section.name, row=row
+            ) from None
+    records = decode_records(section)
+    return records if section.kind == "records" else records[0]
+
+
+def decode_document(data: str | bytes | bytearray | memoryview) -> dict[str, Any]:
+    """Decode an ESON document into a ``dict`` of plain values.
+
+    Raises:
+        DecodeError: for any malformed document, naming the line.
+        TypeError: for input that is neither text nor bytes.
+    """
+    return {section.name: decode_section(section) for section in scan_sections(data)}
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")
