@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from eson.errors import DecodeError, EncodeError
@@ -47,15 +48,19 @@ _MISSING: Any = object()
 _QUOTE_TRIGGER = re.compile(
     rf'\A[{_JS_SPACE}"\[{{]|[{_JS_SPACE}]\Z|[\t\n\r\u2028\u2029\ud800-\udfff]'
 )
-# The same test over a column joined with LF, line by line; it may flag
-# strings that are in fact bare (e.g. "01"), never the reverse.
-_COLUMN_QUOTE_SUSPECT = re.compile(
-    rf'^(?:$|[{_JS_SPACE.replace(chr(10), "")}"\[{{0-9-]|(?:null|true|false)$)'
-    rf"|[{_JS_SPACE.replace(chr(10), '')}]$|[\t\r\u2028\u2029\ud800-\udfff]",
-    re.MULTILINE,
+# Column fast paths look at the set of first and last characters of a column.
+_first_char = itemgetter(slice(None, 1))
+_last_char = itemgetter(slice(-1, None))
+_JS_SPACE_CHARS = frozenset(
+    "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+    + "".join(map(chr, range(0x2000, 0x200B)))
 )
-# Decoding: a column whose lines all start like this holds only bare strings.
-_COLUMN_NOT_BARE = re.compile(r'^(?:[-0-9"\[{]|(?:null|true|false)$)', re.MULTILINE)
+# A string starting with one of these might need quotes ("" and "01" among them).
+_SUSPECT_FIRST = _JS_SPACE_CHARS | frozenset(["", '"', "[", "{", "-", *"0123456789"])
+_SUSPECT_LAST = _JS_SPACE_CHARS | {""}
+_UNSAFE_INSIDE = re.compile("[\t\r\u2028\u2029\ud800-\udfff]")
+# Decoding: cells starting with one of these are not bare strings.
+_NOT_BARE_FIRST = frozenset(['"', "[", "{", "-", *"0123456789"])
 _COLUMN_INTS = re.compile(r"(?:-?(?:0|[1-9][0-9]*)\n)*-?(?:0|[1-9][0-9]*)")
 _COLUMN_NUMBERS = re.compile(
     r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\n)*"
@@ -66,6 +71,7 @@ _JSON_START = frozenset('"[{')
 _int_repr = int.__repr__
 _INF = float("inf")
 _BOOL_TEXT = {"true": True, "false": False}
+_BOOL_WORDS = frozenset(_BOOL_TEXT)
 
 
 def is_bare(text: str) -> bool:
@@ -166,7 +172,16 @@ def encode_column(values: Sequence[object]) -> list[str]:
 def encode_str_column(values: Sequence[str]) -> list[str]:
     """Encode a column of ``str``; equal to ``[encode_str(v) for v in values]``."""
     joined = "\n".join(values)
-    if _COLUMN_QUOTE_SUSPECT.search(joined) is None and joined.count("\n") == len(values) - 1:
+    if (
+        joined.count("\n") == len(values) - 1
+        and _SUSPECT_FIRST.isdisjoint(map(_first_char, values))
+        and _SUSPECT_LAST.isdisjoint(map(_last_char, values))
+        and (
+            (joined.isascii() and "\t" not in joined and "\r" not in joined)
+            or _UNSAFE_INSIDE.search(joined) is None
+        )
+        and _LITERALS.keys().isdisjoint(values)
+    ):
         return list(values)
     return [encode_str(value) for value in values]
 
@@ -212,23 +227,28 @@ def decode_column(texts: Sequence[str]) -> list[Any]:
     """
     if not texts:
         return []
-    joined = "\n".join(texts)
-    if _COLUMN_NOT_BARE.search(joined) is None:
-        return list(texts)
-    if _COLUMN_NUMBERS.fullmatch(joined) is not None:
+    if _NOT_BARE_FIRST.isdisjoint(map(_first_char, texts)):
+        if _LITERALS.keys().isdisjoint(texts):
+            return list(texts)
+        if _BOOL_WORDS.issuperset(texts):
+            return [_BOOL_TEXT[text] for text in texts]
+    else:
+        joined = "\n".join(texts)
         try:
             if _COLUMN_INTS.fullmatch(joined) is not None:
                 return list(map(int, texts))
-            numbers = [
-                float(text) if ("." in text or "e" in text or "E" in text) else int(text)
-                for text in texts
-            ]
-            if _INF not in numbers and -_INF not in numbers:
-                return numbers
+            if _COLUMN_NUMBERS.fullmatch(joined) is not None:
+                if "e" not in joined and "E" not in joined and joined.count(".") == len(texts):
+                    numbers: list[Any] = list(map(float, texts))
+                else:
+                    numbers = [
+                        float(text) if ("." in text or "e" in text or "E" in text) else int(text)
+                        for text in texts
+                    ]
+                if _INF not in numbers and -_INF not in numbers:
+                    return numbers
         except ValueError:
-            pass  # the per-cell path below locates and explains it
-    elif len(set(texts) - _BOOL_TEXT.keys()) == 0:
-        return [_BOOL_TEXT[text] for text in texts]
+            pass  # an integer past the digit limit: the per-cell path explains it
     values: list[Any] = []
     append = values.append
     for index, text in enumerate(texts):

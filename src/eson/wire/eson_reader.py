@@ -18,7 +18,10 @@ leading byte-order mark (U+FEFF) is ignored.  Every error is a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import methodcaller
 from typing import Any, Literal
 
 from eson.errors import DecodeError
@@ -43,6 +46,10 @@ SectionKind = Literal["scalar", "array", "records", "record"]
 _SCALAR_HEAD = re.compile(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
 _SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[([0-9]+)\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
 _VERSION_HEAD = re.compile(r"!eson/[^\s]*")
+_split_tab = methodcaller("split", "\t")
+# Sections with fewer rows than this build dicts with zip; generating a builder
+# only pays for itself on longer arrays (and bounds work on hostile documents).
+_BUILDER_THRESHOLD = 16
 
 
 @dataclass(slots=True)
@@ -160,9 +167,7 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
                     )
             if len(set(fields)) != len(fields):
                 duplicate = next(f for f in fields if fields.count(f) > 1)
-                raise DecodeError(
-                    f"duplicate field {duplicate!r}", line=line_no, section=name
-                )
+                raise DecodeError(f"duplicate field {duplicate!r}", line=line_no, section=name)
         available = total - index - 1
         if count_text is None:
             count = 1
@@ -206,8 +211,8 @@ def split_rows(section: Section) -> list[list[str]]:
                     row=offset + 1,
                 )
         return [[] for _ in section.body]
-    rows = [line.split("\t") for line in section.body]
-    if any(len(cells) != width for cells in rows):
+    rows = list(map(_split_tab, section.body))
+    if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
                 raise DecodeError(
@@ -267,7 +272,27 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
                 row=row,
                 field=fields[position],
             ) from None
-    return [dict(zip(fields, values)) for values in zip(*columns)]
+    if len(rows) < _BUILDER_THRESHOLD:
+        return [dict(zip(fields, values)) for values in zip(*columns)]
+    return list(map(record_builder(fields), *columns))
+
+
+@lru_cache(maxsize=256)
+def record_builder(fields: tuple[str, ...]) -> Callable[..., dict[str, Any]]:
+    """Return a function building one record dict from its cell values, in field order.
+
+    The function is generated once per field tuple (a dict display with
+    constant keys), which is several times faster than ``dict(zip(...))``.
+    Field names are already checked against the name production, so their
+    ``repr`` is a plain string literal.
+    """
+    params = ", ".join(f"v{index}" for index in range(len(fields)))
+    items = ", ".join(f"{field!r}: v{index}" for index, field in enumerate(fields))
+    source = f"def build_record({params}):\n    return {{{items}}}\n"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<eson record builder {','.join(fields)}>", "exec"), namespace)
+    builder: Callable[..., dict[str, Any]] = namespace["build_record"]
+    return builder
 
 
 def decode_section(section: Section) -> Any:

@@ -1,0 +1,61 @@
+"""Untyped ESON encode/decode against json and msgspec.json on the handoff.
+
+Run: ``python bench/bench_eson.py`` (add ``--records N`` to resize).
+Prints per-call times and ratios; lower is faster.  Targets (issue #2):
+``eson.encode`` within 1.5x of ``json.dumps``, ``eson.decode`` within 2x of
+``json.loads``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import eson  # noqa: E402
+from handoff import make_handoff  # noqa: E402
+from timing import best_seconds, machine, report  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--records", type=int, default=2000)
+    args = parser.parse_args()
+
+    value = make_handoff(args.records)
+    eson_text = eson.encode(value)
+    json_text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    msgspec_bytes = msgspec.json.encode(value)
+    assert eson.decode(eson_text) == value == json.loads(json_text)
+
+    encoder = msgspec.json.Encoder()
+    decoder = msgspec.json.Decoder()
+    enc = {
+        "json.dumps": best_seconds(
+            lambda: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        ),
+        "msgspec.json": best_seconds(lambda: encoder.encode(value)),
+    }
+    dec = {
+        "json.loads": best_seconds(lambda: json.loads(json_text)),
+        "msgspec.json": best_seconds(lambda: decoder.decode(msgspec_bytes)),
+    }
+    eson_enc = best_seconds(lambda: eson.encode(value))
+    eson_dec = best_seconds(lambda: eson.decode(eson_text))
+
+    print(f"handoff: {args.records} records; {machine()}")
+    print(
+        f"sizes: ESON {len(eson_text)} chars, compact JSON {len(json_text)} chars "
+        f"({len(eson_text) / len(json_text):.0%})"
+    )
+    report("encode", [("eson.encode", eson_enc), *enc.items()], enc)
+    report("decode", [("eson.decode", eson_dec), *dec.items()], dec)
+
+
+if __name__ == "__main__":
+    main()
