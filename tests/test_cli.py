@@ -1,0 +1,114 @@
+"""The ``eson`` command line: conversions, files, exit codes and error lines."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eson.cli import main
+
+
+class FakeStdio:
+    """Binary stdin/stdout stand-ins for calling ``main`` in-process."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: bytes = b"") -> tuple[int, str]:
+    out = FakeStdio(b"")
+    monkeypatch.setattr(sys, "stdin", FakeStdio(stdin))
+    monkeypatch.setattr(sys, "stdout", out)
+    code = main(argv)
+    return code, out.buffer.getvalue().decode("utf-8")
+
+
+def test_encode_and_decode_through_stdio(monkeypatch: pytest.MonkeyPatch) -> None:
+    big = 123456789012345678901234567890
+    source = json.dumps({"id": big, "rows": [{"a": "x y", "b": 1.5}]}).encode()
+    code, text = run(monkeypatch, ["encode", "--number"], source)
+    assert code == 0
+    assert text == f"!eson/1\nid={big}\nrows[1]{{n,a,b}}\n1\tx y\t1.5\n"
+    code, out = run(monkeypatch, ["decode"], text.encode())
+    assert code == 0
+    assert out == f'{{"id":{big},"rows":[{{"n":1,"a":"x y","b":1.5}}]}}\n'
+    code, out = run(monkeypatch, ["decode", "--indent", "2"], text.encode())
+    assert json.loads(out) == {"id": big, "rows": [{"n": 1, "a": "x y", "b": 1.5}]}
+    assert "\n  " in out
+
+
+def test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "in.json"
+    target = tmp_path / "out.eson"
+    source.write_text('{"a": "é", "s": "\\ud800"}', encoding="utf-8")
+    assert run(monkeypatch, ["encode", str(source), "-o", str(target)]) == (0, "")
+    assert target.read_text(encoding="utf-8") == '!eson/1\na=é\ns="\\ud800"\n'
+    code, out = run(monkeypatch, ["decode", str(target)])
+    assert code == 0 and out == '{"a":"é","s":"\\ud800"}\n'
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "message"),
+    [
+        (["decode"], b"!eson/1\nrows[2]{a}\n1\n", "error: line 2: rows: declares '2' rows"),
+        (["decode"], b"!eson/1\na=\xff\n", "error: line 2: invalid UTF-8"),
+        (["encode"], b"[1, 2]", "error: ESON documents are objects"),
+        (["encode"], b"{", "error: invalid JSON: line 1"),
+        (["encode"], b'{"a": NaN}', "error: invalid JSON: NaN"),
+        (["encode"], b'{"bad name": 1}', "error: invalid name 'bad name'"),
+        (["encode"], b'{"a": 1e999}', "error: a: non-finite number inf"),
+        (["decode", "/no/such/file"], b"", "error: cannot read /no/such/file"),
+    ],
+)
+def test_invalid_input_exits_1_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    argv: list[str], stdin: bytes, message: str,
+) -> None:
+    code, out = run(monkeypatch, argv, stdin)
+    err = capsys.readouterr().err
+    assert code == 1 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["bogus"], ["decode", "--indent", "-1"], ["encode", "--nope"], ["toon"],
+     ["toon", "encode", "--delimiter", ";"]],
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_demo_runs_as_a_module() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "eson", "demo"], capture_output=True, text=True, check=True
+    )
+    assert "--- ESON (" in done.stdout and "--- compact JSON (" in done.stdout
+    assert "shorter" in done.stdout
+
+
+def test_console_script_round_trip() -> None:
+    value: dict[str, Any] = {"kind": "x", "rows": [{"a": 1}, {"a": 2}]}
+    encoded = subprocess.run(
+        [sys.executable, "-m", "eson", "encode"], input=json.dumps(value),
+        capture_output=True, text=True, check=True,
+    ).stdout
+    decoded = subprocess.run(
+        [sys.executable, "-m", "eson", "decode"], input=encoded,
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert json.loads(decoded) == value
+    failed = subprocess.run(
+        [sys.executable, "-m", "eson", "decode"], input="nope\n", capture_output=True, text=True
+    )
+    assert failed.returncode == 1
+    assert failed.stderr == "error: line 1: expected the header !eson/1, got 'nope'\n"
