@@ -56,7 +56,7 @@ def test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     ("argv", "stdin", "message"),
     [
-        (["decode"], b"!eson/1\nrows[2]{a}\n1\n", "error: line 2: rows: declares '2' rows"),
+        (["decode"], b"!eson/1\nrows[2]{a}\n1\n", "error: line 2: rows: declares 2 rows"),
         (["decode"], b"!eson/1\na=\xff\n", "error: line 2: invalid UTF-8"),
         (["encode"], b"[1, 2]", "error: ESON documents are objects"),
         (["encode"], b"{", "error: invalid JSON: line 1"),

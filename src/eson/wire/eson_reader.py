@@ -173,12 +173,15 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
             count = 1
             kind: SectionKind = "record"
         else:
-            count = int(count_text) if len(count_text) <= 18 else available + 1
+            digits = count_text.lstrip("0") or "0"
+            count = int(digits) if len(digits) <= 18 else available + 1
             kind = "array" if fields is None else "records"
         if count > available:
-            declared = count_text if count_text is not None else "1"
+            declared = "1" if count_text is None else count_text.lstrip("0")
+            if len(declared) > 40:
+                declared = f"{declared[:20]}...({len(declared)} digits)"
             raise DecodeError(
-                f"declares {_clip(declared)} rows but only {available} lines follow",
+                f"declares {declared} rows but only {available} lines follow",
                 line=line_no,
                 section=name,
             )
