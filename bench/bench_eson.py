@@ -17,9 +17,10 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import eson  # noqa: E402
-from handoff import make_handoff  # noqa: E402
-from timing import best_seconds, machine, report  # noqa: E402
+from handoff import make_handoff
+from timing import best_seconds, machine, report
+
+import eson
 
 
 def main() -> None:

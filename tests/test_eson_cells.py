@@ -8,7 +8,6 @@ import pytest
 
 import eson
 from eson.wire.eson_cells import decode_cell, encode_cell, encode_str, is_bare
-from eson.wire.eson_numbers import format_float
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import conformance_dir
 
 import eson
-from conftest import conformance_dir
 
 VECTORS: dict[str, Any] = json.loads(
     (conformance_dir() / "eson" / "vectors.json").read_text(encoding="utf-8")

@@ -233,3 +233,13 @@ def test_errors_are_value_errors_and_pickle() -> None:
     assert (again.line, again.section, again.row, again.field) == (3, "s", 2, "f")
     assert str(eson.EncodeError("why")) == "why"
     assert str(eson.ESONError("why", row=4)) == "row 4: why"
+
+
+def test_validation_errors_pickle_with_their_details() -> None:
+    error = eson.ValidationError(
+        "expected int", line=4, section="rows", row=2, field="a",
+        errors=[{"loc": ("rows", 1, "a"), "msg": "expected int"}],
+    )
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is eson.ValidationError and str(again) == str(error)
+    assert again.errors == error.errors

@@ -7,10 +7,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from test_eson_conformance import same
 
 import eson
 from eson.wire.eson_cells import decode_cell, decode_column, encode_cell, encode_column
-from test_eson_conformance import same
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

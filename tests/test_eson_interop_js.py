@@ -11,6 +11,7 @@ U+2028/U+2029 are escaped, and integral floats keep a ``.0``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -72,7 +73,7 @@ def _from_units(units: list[int]) -> str:
 
 def _has_surrogate_pair(text: str) -> bool:
     return any(
-        0xD800 <= ord(a) <= 0xDBFF and 0xDC00 <= ord(b) <= 0xDFFF for a, b in zip(text, text[1:])
+        0xD800 <= ord(a) <= 0xDBFF and 0xDC00 <= ord(b) <= 0xDFFF for a, b in itertools.pairwise(text)
     )
 
 

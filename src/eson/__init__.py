@@ -13,7 +13,9 @@ model integrations -> tools (:mod:`eson.cli`).
 
 from __future__ import annotations
 
-from eson.api import DecodeResult, decode, encode, try_decode
+from typing import TYPE_CHECKING, Any
+
+from eson.api import Decoder, DecodeResult, Encoder, decode, encode, try_decode
 from eson.errors import DecodeError, EncodeError, ESONError, TOONError, ValidationError
 
 __version__ = "0.1.0"
@@ -21,8 +23,12 @@ __version__ = "0.1.0"
 __all__ = [
     "DecodeError",
     "DecodeResult",
+    "Decoder",
     "ESONError",
     "EncodeError",
+    "Encoder",
+    "Message",
+    "Record",
     "TOONError",
     "ValidationError",
     "__version__",
@@ -30,3 +36,25 @@ __all__ = [
     "encode",
     "try_decode",
 ]
+
+if TYPE_CHECKING:
+    from eson.pydantic import Message, Record
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        """Load the Pydantic flavour (``Message``, ``Record``) and submodules on first use.
+
+        Pydantic is optional: ``import eson`` and the msgspec flavour
+        (``eson.msgspec.Message``) work without it.
+        """
+        if name in ("Message", "Record"):
+            from eson import pydantic as pydantic_flavour
+
+            return getattr(pydantic_flavour, name)
+        if name in ("msgspec", "pydantic"):
+            import importlib
+
+            return importlib.import_module(f"eson.{name}")
+        raise AttributeError(f"module 'eson' has no attribute {name!r}")

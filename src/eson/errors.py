@@ -128,6 +128,25 @@ class ValidationError(DecodeError):
         self.errors = list(errors) if errors is not None else []
         super().__init__(reason, line=line, section=section, row=row, field=field)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            _rebuild_validation,
+            (self.reason, self.line, self.section, self.row, self.field, self.errors),
+        )
+
+
+def _rebuild_validation(
+    reason: str,
+    line: int | None,
+    section: str | None,
+    row: int | None,
+    field: str | None,
+    errors: list[dict[str, object]],
+) -> ValidationError:
+    return ValidationError(
+        reason, line=line, section=section, row=row, field=field, errors=errors
+    )
+
 
 class TOONError(ESONError):
     """The text is not well-formed TOON, or a value cannot be written as TOON."""
