@@ -1,0 +1,389 @@
+"""Reading ESON text into validated model instances: the typed fast path.
+
+Typed decoding gives exactly what validating the untyped result gives::
+
+    Model.model_validate(eson.decode(text))        # Pydantic
+    msgspec.convert(eson.decode(text), Struct)     # msgspec
+
+with one deliberate difference: a record array's reserved ``n`` column is
+checked and then dropped when the record type has no field ``n``.
+
+It gets there faster by using the compiled schema to pick cheaper ways to
+the same plain values (record sections are split into columns in one pass;
+a ``Literal`` column is a dictionary lookup), and, where the framework
+allows it, by building record instances straight from validated columns
+instead of from one dict per row.  Validation itself is the framework's own
+(``__pydantic_validator__.validate_python`` / ``msgspec.convert``), so
+validators, constraints and ``extra="forbid"`` / ``forbid_unknown_fields``
+behave exactly as usual.  A failure is re-raised as
+:class:`eson.errors.ValidationError` located at the line, section, row and
+field the value came from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson.errors import DecodeError, ValidationError
+from eson.schema.annotations import literal_values
+from eson.schema.binding import Binding, Problem
+from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
+from eson.wire.eson_cells import decode_column, encode_str
+from eson.wire.eson_reader import (
+    Section,
+    decode_section,
+    record_builder,
+    scan_sections,
+    split_rows,
+)
+
+__all__ = ["DocumentReader", "document_reader", "split_columns"]
+
+SectionDecoder = Callable[[Section], Any]
+ColumnDecoder = Callable[[Sequence[str]], tuple[list[Any], bool]]
+
+_number_texts: list[str] = []
+
+
+def _numbers(count: int) -> list[str]:
+    if len(_number_texts) < count:
+        _number_texts.extend(map(str, range(len(_number_texts) + 1, count + 1)))
+    return _number_texts[:count]
+
+
+def split_columns(section: Section) -> list[list[str]]:
+    """Cut a record section's body into columns of cell texts.
+
+    Equal to transposing :func:`eson.wire.eson_reader.split_rows` (and as
+    strict: cell counts and the reserved ``n`` sequence are checked), but
+    done with one split of the whole body instead of one per row.  On any
+    irregularity it defers to ``split_rows`` for the precise error.
+
+    Raises:
+        DecodeError: for a row with the wrong number of cells or a broken
+            ``n`` sequence, naming the line.
+    """
+    fields = section.fields or ()
+    width = len(fields)
+    body = section.body
+    count = len(body)
+    if width == 0 or count == 0:
+        return [list(column) for column in zip(*split_rows(section))] or [[] for _ in fields]
+    # Rows are joined with a marker cell "\n", which no real cell can hold:
+    # every row has `width` cells iff each marker sits at its slot.
+    cells = "\t\n\t".join(body).split("\t")
+    stride = width + 1
+    if len(cells) != count * stride - 1 or (
+        count > 1 and cells[width::stride].count("\n") != count - 1
+    ):
+        rows = split_rows(section)  # raises the precise error
+        return [list(column) for column in zip(*rows)]
+    columns = [cells[position::stride] for position in range(width)]
+    if fields[0] == "n" and columns[0] != _numbers(count):
+        rows = split_rows(section)  # raises unless the numbers are merely spelled oddly
+        return [list(column) for column in zip(*rows)]
+    return columns
+
+
+def _located(exc: DecodeError, section: Section, field: str | None) -> DecodeError:
+    row = exc.row or 1
+    return DecodeError(
+        exc.reason, line=section.line + row, section=section.name, row=row, field=field
+    )
+
+
+_NONE = type(None)
+_EXACT_TYPES = (int, str, bool)
+
+
+def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
+    return decode_column(texts), False
+
+
+def _column_decoder(item: FieldSchema) -> ColumnDecoder:
+    """Decode one column of cell texts into the untyped values.
+
+    Returns the values and whether they are known to be valid as they are
+    for the field's declared type (so a record builder need not convert them).
+    """
+    cell = item.cell
+    plain = cell.plain
+    annotation = item.annotation
+    exact = annotation in _EXACT_TYPES or (
+        literal_values(annotation) is not None and cell.choices is not None
+    )
+    known: dict[str, Any] | None = None
+    if cell.choices is not None:
+        known = {encode_str(choice): choice for choice in cell.choices}
+    elif plain and plain <= {bool, _NONE}:
+        known = {"true": True, "false": False}
+    if known is not None:
+        if _NONE in plain:
+            known["null"] = None
+        lookup = known.__getitem__
+
+        def decode_known(texts: Sequence[str]) -> tuple[list[Any], bool]:
+            try:
+                return list(map(lookup, texts)), exact
+            except KeyError:
+                return decode_column(texts), False
+
+        return decode_known
+    fast: Callable[[Sequence[str]], list[Any] | None] | None = None
+    if plain == {int}:
+        fast = decode_integers
+    elif plain and plain <= {int, float}:
+        fast = decode_numbers
+    elif plain and str in plain and plain <= {str, _NONE}:
+        fast = decode_bare_strings
+    if fast is None:
+        return _untyped
+    trusted = exact and fast is not decode_numbers
+    chosen = fast
+
+    def decode(texts: Sequence[str]) -> tuple[list[Any], bool]:
+        values = chosen(texts)
+        if values is not None:
+            return values, trusted
+        return decode_column(texts), False
+
+    return decode
+
+
+class _RecordsDecoder:
+    """Decode a ``records`` / ``record`` section whose rows are one record type."""
+
+    def __init__(self, record: RecordSchema) -> None:
+        self.record = record
+        self.by_wire = {item.wire: item for item in record.fields if not item.output_only}
+        self.decoders = {wire: _column_decoder(item) for wire, item in self.by_wire.items()}
+        self.order = tuple(item.wire for item in record.fields if not item.output_only)
+        self.drop_n = "n" not in self.by_wire
+        self.build = None
+        if len(self.order) == len(record.fields):
+            self.build = record.binding.record_builder(record.cls, record.fields)
+
+    def __call__(self, section: Section) -> Any:
+        fields = section.fields or ()
+        columns_text = split_columns(section)
+        if self.drop_n and section.kind == "records" and fields and fields[0] == "n":
+            fields = fields[1:]
+            columns_text = columns_text[1:]
+        columns: list[list[Any]] = []
+        trusted: list[bool] = []
+        for field, texts in zip(fields, columns_text):
+            decode = self.decoders.get(field, _untyped)
+            try:
+                values, ok = decode(texts)
+            except DecodeError as exc:
+                raise _located(exc, section, field) from None
+            columns.append(values)
+            trusted.append(ok)
+        records: list[Any] | None = None
+        if self.build is not None and fields == self.order:
+            try:
+                records = self.build(columns, trusted)
+            except Exception:  # the dict path below reports the precise error
+                records = None
+        if records is None:
+            if fields:
+                records = list(map(record_builder(fields), *columns))
+            else:
+                records = [{} for _ in range(section.count)]
+        return records if section.kind == "records" else records[0]
+
+
+def _entry_decoder(item: FieldSchema) -> Callable[[Section], Any]:
+    if item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
+        records = _RecordsDecoder(item.record)
+        wanted = "records" if item.entry is EntryKind.RECORD_ARRAY else "record"
+
+        def decode(section: Section) -> Any:
+            if section.kind == wanted:
+                return records(section)
+            return decode_section(section)
+
+        return decode
+    return decode_section
+
+
+class DocumentReader:
+    """The compiled ESON reader of one model class (see :func:`document_reader`)."""
+
+    def __init__(self, schema: DocumentSchema) -> None:
+        self.schema = schema
+        self.binding: Binding = schema.binding
+        self.validate = schema.binding.validator(schema.cls)
+        self.entries: dict[str, SectionDecoder] = {
+            item.wire: _entry_decoder(item) for item in schema.fields if not item.output_only
+        }
+
+    def plain(self, data: str | bytes | bytearray | memoryview) -> tuple[dict[str, Any], list[Section]]:
+        """Decode the text into the plain document the framework validates."""
+        sections = scan_sections(data)
+        entries = self.entries
+        document = {
+            section.name: entries.get(section.name, decode_section)(section)
+            for section in sections
+        }
+        return document, sections
+
+    def decode(self, data: str | bytes | bytearray | memoryview) -> Any:
+        """Decode and validate; see the module documentation."""
+        document, sections = self.plain(data)
+        try:
+            return self.validate(document)
+        except Exception as exc:
+            problems = self.binding.problems(exc)
+            if problems is None:
+                raise
+            raise validation_error(problems, sections, document) from exc
+
+
+def document_reader(schema: DocumentSchema) -> DocumentReader:
+    """Build the reader of a compiled document schema."""
+    return DocumentReader(schema)
+
+
+# -- validation errors, placed on the wire -----------------------------------------
+
+_MISSING = object()
+
+_SHORT_MESSAGES = {
+    "int_type": "expected int",
+    "int_parsing": "expected int",
+    "int_from_float": "expected int",
+    "float_type": "expected float",
+    "float_parsing": "expected float",
+    "bool_type": "expected bool",
+    "bool_parsing": "expected bool",
+    "string_type": "expected str",
+    "missing": "missing required field",
+    "extra_forbidden": "unknown field (extra fields are forbidden)",
+}
+
+
+def _value_at(document: Any, loc: Sequence[str | int]) -> Any:
+    value = document
+    for step in loc:
+        try:
+            if isinstance(value, Mapping):
+                value = value[step]
+            elif isinstance(value, (list, tuple)):
+                value = value[int(step)]
+            else:
+                value = getattr(value, str(step))
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
+            return _MISSING
+    return value
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _reason(problem: Problem, document: Any) -> str:
+    message = problem.message
+    if problem.kind in _SHORT_MESSAGES:
+        reason = _SHORT_MESSAGES[problem.kind]
+    elif problem.kind == "literal_error" and message.startswith("Input should be "):
+        reason = "expected " + message[len("Input should be ") :]
+    else:
+        reason = message.replace("`", "")
+        reason = reason[:1].lower() + reason[1:]
+    if problem.kind in ("missing", "extra_forbidden"):
+        return reason
+    value = _value_at(document, problem.loc)
+    if value is _MISSING or isinstance(value, Mapping):
+        return reason  # nothing to show, or a whole record (e.g. a model validator)
+    if isinstance(value, str) and value and f"'{value}'" in message:
+        return reason  # the message quotes the value already
+    head, sep, _ = reason.rpartition(", got ")
+    if sep and head:
+        reason = head
+    return f"{reason}, got {_shown(value)}"
+
+
+def _place(problem: Problem, by_name: Mapping[str, Section]) -> tuple[dict[str, Any], int]:
+    """The line, section, row and field a problem's ``loc`` points at.
+
+    Also returns how many steps of ``loc`` that place covers; the rest is a
+    path inside the cell (into a nested JSON value).
+    """
+    loc = problem.loc
+    place: dict[str, Any] = {"line": None, "section": None, "row": None, "field": None}
+    if not loc or not isinstance(loc[0], str):
+        return place, 0
+    name = loc[0]
+    place["section"] = name
+    section = by_name.get(name)
+    rest = loc[1:]
+    used = 1
+    if section is None:
+        return place, used
+    if section.kind == "scalar":
+        place["line"] = section.line
+    elif section.kind == "record":
+        place["line"] = section.line + 1
+        if rest and isinstance(rest[0], str):
+            place["field"] = rest[0]
+            used += 1
+    elif rest and isinstance(rest[0], int) and 0 <= rest[0] < section.count:
+        place["row"] = rest[0] + 1
+        place["line"] = section.line + rest[0] + 1
+        used += 1
+        if section.kind == "records" and len(rest) > 1 and isinstance(rest[1], str):
+            place["field"] = rest[1]
+            used += 1
+    else:
+        place["line"] = section.line
+    return place, used
+
+
+def _path(steps: Sequence[str | int]) -> str:
+    """``('a', 0, 'b')`` -> ``a[0].b``: a path inside a nested value."""
+    text = ""
+    for step in steps:
+        text += f"[{step}]" if isinstance(step, int) else f".{step}" if text else str(step)
+    return text
+
+
+def validation_error(
+    problems: Sequence[Problem], sections: Sequence[Section], document: Any
+) -> ValidationError:
+    """Build the :class:`ValidationError` for a framework's validation failures."""
+    by_name = {section.name: section for section in sections}
+    errors: list[dict[str, object]] = []
+    for problem in problems:
+        place, used = _place(problem, by_name)
+        reason = _reason(problem, document)
+        inner = problem.loc[used:]
+        if inner and problem.kind not in ("missing", "extra_forbidden"):
+            reason = f"at {_path(inner)}: {reason}"
+        elif inner:
+            reason = f"{reason} {_path(inner)!r}"
+        errors.append(
+            {
+                "loc": problem.loc,
+                "msg": reason,
+                "type": problem.kind,
+                **place,
+            }
+        )
+    first = errors[0] if errors else {"msg": "validation failed"}
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return ValidationError(
+        f"{first['msg']}{more}",
+        line=first.get("line"),  # type: ignore[arg-type]
+        section=first.get("section"),  # type: ignore[arg-type]
+        row=first.get("row"),  # type: ignore[arg-type]
+        field=first.get("field"),  # type: ignore[arg-type]
+        errors=errors,
+    )

@@ -1,0 +1,133 @@
+"""What the schema compiler needs from a model framework.
+
+A :class:`Binding` is the one place that knows a framework's API: how to list
+a class's fields and wire names, which annotations it can serialize, how to
+turn field values into their JSON-mode form, and how to validate a plain
+document into an instance.  :mod:`eson.schema.pydantic_binding`,
+:mod:`eson.schema.msgspec_binding` and :mod:`eson.schema.dataclass_binding`
+implement it; the compiler and the format back ends only talk to this
+protocol, so neither needs Pydantic installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from eson.schema.model import FieldSchema
+
+__all__ = ["Binding", "FieldSpec", "ModelShape", "Problem"]
+
+ModelShape = Literal["record", "array", "other"]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A field as the framework declares it, before shape analysis.
+
+    Attributes:
+        attr: Python attribute name.
+        wire: Name in the JSON-mode dump (alias / rename applied).
+        annotation: Declared annotation, metadata included.
+        required: Decoding fails without it (no default).
+        output_only: Present in dumps, never read back (computed fields).
+    """
+
+    attr: str
+    wire: str
+    annotation: Any
+    required: bool = True
+    output_only: bool = False
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One validation failure reported by a framework.
+
+    Attributes:
+        loc: Path into the validated document (names and 0-based indexes).
+        message: The framework's message.
+        kind: The framework's error type code, when it has one.
+    """
+
+    loc: tuple[str | int, ...]
+    message: str
+    kind: str = ""
+
+
+class Binding(Protocol):
+    """The framework-specific operations the compiler and back ends use."""
+
+    name: str
+
+    def model_shape(self, tp: object) -> ModelShape | None:
+        """How instances of a model class ``tp`` dump, or ``None`` if ``tp`` is not one.
+
+        ``"record"``: a JSON object with one fixed key set per class;
+        ``"array"``: a JSON array (msgspec ``array_like``); ``"other"``:
+        anything else (e.g. a Pydantic ``RootModel``).
+        """
+
+    def fields(self, cls: type) -> list[FieldSpec]:
+        """The fields a JSON-mode dump of ``cls`` holds, in dump order."""
+
+    def extras(self, cls: type) -> tuple[bool, Callable[[object], bool] | None]:
+        """Whether every instance dumps exactly :meth:`fields`.
+
+        Returns ``(True, None)`` when it does; else ``(False, check)`` where
+        ``check(instance)`` says whether that instance deviates (``None``:
+        assume every instance may).
+        """
+
+    def leaf_plain(self, owner: type, tp: type) -> frozenset[type] | None:
+        """For a non-container, non-model class: the run-time types whose
+        values need no conversion, or ``None`` when the framework cannot
+        serialize ``tp`` at all."""
+
+    def serialized_annotation(self, metadata: Sequence[object]) -> Any:
+        """What a custom serializer in ``Annotated`` metadata returns.
+
+        ``None`` when the metadata holds no custom serializer; the declared
+        return annotation when it has one; ``typing.Any`` when unknown.
+        """
+
+    def column_converter(self, owner: type, spec: FieldSpec) -> Callable[[list[Any]], list[Any]]:
+        """A function turning a list of this field's values into their JSON-mode forms."""
+
+    def dump(self, obj: object) -> dict[str, Any]:
+        """The JSON-mode dump of a whole instance (the slow, exact path)."""
+
+    def dump_field(self, obj: object, spec: FieldSpec) -> Any:
+        """The JSON-mode dump of one field of an instance (slow, exact)."""
+
+    def validator(self, cls: type) -> Callable[[Any], Any]:
+        """A function validating a plain document into an instance of ``cls``."""
+
+    def problems(self, exc: BaseException) -> list[Problem] | None:
+        """The failures a validation exception carries, or ``None`` if it is not one."""
+
+    def columns_reader(
+        self, cls: type, attrs: Sequence[str]
+    ) -> Callable[[list[Any]], Sequence[Sequence[Any]]] | None:
+        """An optional fast way to read attributes off many instances of ``cls``.
+
+        The function takes a list of instances (exactly of type ``cls``) and
+        returns one sequence per attribute.  It may raise when an instance
+        is not in the expected state; the caller then takes the slow path.
+        ``None`` means: use plain attribute access.
+        """
+
+    def record_builder(
+        self, cls: type, fields: Sequence[FieldSchema]
+    ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
+        """An optional fast path: build validated instances straight from
+        decoded columns (one list per field, in ``fields`` order).
+
+        The second argument flags the columns whose values are already known
+        to be valid as they are for their field (no conversion needed).  The
+        builder must give exactly what validating one dict per row gives, or
+        raise any exception (the caller then takes the dict path, which
+        reports the precise error).  ``None`` when there is no such path.
+        """

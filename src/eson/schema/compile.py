@@ -1,0 +1,267 @@
+"""The schema compiler: a model class -> its fixed, format-neutral layout.
+
+:func:`document_schema` compiles a class in the document role (its fields are
+top-level entries), :func:`record_schema` in the record role (its fields are
+the cells of a row).  Each result is computed once per class and cached; the
+rules of :mod:`eson.schema.rules` are checked on the way, so a class that
+compiles has one layout for every instance.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import typing
+import weakref
+from typing import Any
+
+from eson.schema import rules
+from eson.schema.annotations import (
+    NONE_TYPE,
+    cell_type,
+    container_args,
+    container_kind,
+    is_any,
+    literal_values,
+    strip_none,
+    union_members,
+    unwrap,
+)
+from eson.schema.binding import Binding, FieldSpec
+from eson.schema.model import CellType, DocumentSchema, EntryKind, FieldSchema, RecordSchema
+
+__all__ = ["binding_for", "document_schema", "is_model_class", "record_schema"]
+
+_documents: weakref.WeakKeyDictionary[type, DocumentSchema] = weakref.WeakKeyDictionary()
+_records: weakref.WeakKeyDictionary[type, RecordSchema] = weakref.WeakKeyDictionary()
+_lock = threading.RLock()
+
+#: Class attribute holding the ``number`` option (set by the base classes).
+NUMBER_ATTRIBUTE = "__eson_number__"
+
+
+def _pydantic_owns(cls: type) -> bool:
+    if sys.modules.get("pydantic") is None:
+        return False  # no Pydantic model can exist yet
+    from eson.schema import pydantic_binding
+
+    return pydantic_binding.owns(cls)
+
+
+def binding_for(cls: type) -> Binding:
+    """The binding of a model class: Pydantic, or msgspec (Structs and dataclasses).
+
+    Raises:
+        TypeError: if ``cls`` is not a Pydantic model or dataclass, a msgspec
+            Struct, or a standard dataclass.
+    """
+    if _pydantic_owns(cls):
+        from eson.schema.pydantic_binding import PYDANTIC
+
+        return PYDANTIC
+    from eson.schema import msgspec_binding
+
+    if msgspec_binding.owns(cls):
+        return msgspec_binding.MSGSPEC
+    raise TypeError(
+        f"{getattr(cls, '__qualname__', cls)!r} is not a model type: use a pydantic.BaseModel, "
+        "a msgspec.Struct or a dataclass"
+    )
+
+
+def is_model_class(cls: object) -> bool:
+    """Whether ``cls`` is a class :func:`binding_for` accepts."""
+    if not isinstance(cls, type):
+        return False
+    try:
+        binding_for(cls)
+    except TypeError:
+        return False
+    return True
+
+
+def record_schema(cls: type, binding: Binding | None = None) -> RecordSchema:
+    """Compile ``cls`` in the record role (cached).
+
+    Raises:
+        TypeError: for a broken rule (see :mod:`eson.schema.rules`) or a
+            class that is not a model type.
+        NameError: while a forward reference cannot be resolved yet.
+    """
+    schema = _records.get(cls)
+    if schema is not None:
+        return schema
+    with _lock:
+        schema = _records.get(cls)
+        if schema is None:
+            schema = _compile_record(cls, binding or binding_for(cls))
+            _records[cls] = schema
+    return schema
+
+
+def document_schema(cls: type) -> DocumentSchema:
+    """Compile ``cls`` in the document role (cached).
+
+    Raises:
+        TypeError: for a broken rule (see :mod:`eson.schema.rules`) or a
+            class that is not a model type.
+        NameError: while a forward reference cannot be resolved yet.
+    """
+    schema = _documents.get(cls)
+    if schema is not None:
+        return schema
+    with _lock:
+        schema = _documents.get(cls)
+        if schema is None:
+            schema = _compile_document(cls, binding_for(cls))
+            _documents[cls] = schema
+    return schema
+
+
+def _checked_specs(cls: type, binding: Binding) -> list[FieldSpec]:
+    if binding.model_shape(cls) != "record":
+        raise TypeError(
+            f"{rules.class_name(cls)}: instances do not write one object with fixed fields "
+            f"(a {binding.name} {_shape_name(binding, cls)}), so they have no ESON layout "
+            "[eson-unsupported-type]"
+        )
+    specs = binding.fields(cls)
+    for spec in specs:
+        rules.check_wire_name(cls, spec.attr, spec.wire)
+    rules.check_duplicate_names(cls, specs)
+    return specs
+
+
+def _check_types(cls: type, specs: list[FieldSpec], binding: Binding) -> None:
+    for spec in specs:
+        rules.check_supported_type(cls, spec.attr, spec.annotation, binding)
+
+
+def _shape_name(binding: Binding, cls: type) -> str:
+    shape = binding.model_shape(cls)
+    return {"array": "array-like type", "other": "root or custom-serialized model"}.get(
+        str(shape), "type"
+    )
+
+
+def _compile_record(cls: type, binding: Binding) -> RecordSchema:
+    specs = _checked_specs(cls, binding)
+    _check_types(cls, specs, binding)
+    fields = tuple(
+        FieldSchema(
+            spec.attr,
+            spec.wire,
+            spec.annotation,
+            cell_type(spec.annotation, cls, binding),
+            required=spec.required,
+            output_only=spec.output_only,
+        )
+        for spec in specs
+    )
+    uniform, extras = binding.extras(cls)
+    return RecordSchema(cls, binding, fields, uniform, extras)
+
+
+def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
+    specs = _checked_specs(cls, binding)
+    number = bool(getattr(cls, NUMBER_ATTRIBUTE, False))
+    for spec in specs:  # the shape rules first: they say more than "unsupported"
+        rest, _ = strip_none(spec.annotation)
+        _entry_kind(cls, spec.attr, rest, binding)
+    _check_types(cls, specs, binding)
+    fields = tuple(_entry(cls, spec, binding, number) for spec in specs)
+    uniform, extras = binding.extras(cls)
+    return DocumentSchema(
+        cls,
+        binding,
+        fields,
+        number,
+        uniform,
+        extras,
+        {item.wire: item for item in fields},
+    )
+
+
+def _entry(owner: type, spec: FieldSpec, binding: Binding, number: bool) -> FieldSchema:
+    annotation = spec.annotation
+    rest, nullable = strip_none(annotation)
+    kind, record_cls, element = _entry_kind(owner, spec.attr, rest, binding)
+    record: RecordSchema | None = None
+    if record_cls is not None:
+        record = record_schema(record_cls, binding)
+        if kind is EntryKind.RECORD_ARRAY:
+            rules.check_reserved_n(owner, spec.attr, record_cls, record.wire_names, numbered=number)
+    cell: CellType
+    if kind is EntryKind.SCALAR_ARRAY and element is not None:
+        cell = cell_type(element, owner, binding)
+    else:
+        cell = cell_type(annotation, owner, binding)
+    return FieldSchema(
+        spec.attr,
+        spec.wire,
+        annotation,
+        cell,
+        kind,
+        record,
+        nullable,
+        spec.required,
+        spec.output_only,
+    )
+
+
+def _entry_kind(
+    owner: type, attr: str, tp: Any, binding: Binding
+) -> tuple[EntryKind, type | None, Any]:
+    """The entry kind of a (None-stripped) annotation, its record type, its element type."""
+    bare, metadata = unwrap(tp)
+    if binding.serialized_annotation(metadata) is not None or is_any(bare):
+        return EntryKind.DYNAMIC, None, None
+    if bare is NONE_TYPE or bare is None or literal_values(bare) is not None:
+        return EntryKind.SCALAR, None, None
+    members = union_members(bare)
+    if members is not None:
+        lists = [member for member in members if container_kind(unwrap(member)[0]) in _LISTS]
+        if len(lists) > 1:  # list[A] | list[B]: one array, so one element type
+            elements = _union_of_elements(tuple(lists))
+            record = rules.check_record_array(owner, attr, elements, binding)
+            if record is not None and len(lists) == len(members):
+                return EntryKind.RECORD_ARRAY, record, elements
+        kinds = {_entry_kind(owner, attr, member, binding)[:2] for member in members}
+        if len(kinds) == 1:
+            kind, record = kinds.pop()
+            if kind is EntryKind.SCALAR_ARRAY:
+                return kind, None, _union_of_elements(members)
+            return kind, record, None
+        return EntryKind.DYNAMIC, None, None
+    container = container_kind(bare)
+    if container == "mapping":
+        return EntryKind.MAPPING, None, None
+    if container is not None:
+        args = container_args(bare)
+        if container == "tuple" and not (len(args) == 2 and args[1] is Ellipsis):
+            element: Any = typing.Union[args] if args else NONE_TYPE  # noqa: UP007
+        else:
+            element = args[0]
+        record = rules.check_record_array(owner, attr, element, binding)
+        if record is not None:
+            return EntryKind.RECORD_ARRAY, record, element
+        return EntryKind.SCALAR_ARRAY, None, element
+    shape = binding.model_shape(bare)
+    if shape == "record":
+        assert isinstance(bare, type)
+        return EntryKind.RECORD, bare, None
+    if shape is not None:
+        return EntryKind.DYNAMIC, None, None
+    return EntryKind.SCALAR, None, None
+
+
+_LISTS = ("sequence", "set", "tuple")
+
+
+def _union_of_elements(members: tuple[Any, ...]) -> Any:
+    elements: list[Any] = []
+    for member in members:
+        bare, _ = unwrap(member)
+        args = container_args(bare)
+        elements.extend(arg for arg in args if arg is not Ellipsis)
+    return typing.Union[tuple(elements)] if elements else NONE_TYPE  # noqa: UP007

@@ -1,0 +1,235 @@
+"""The schema compiler's view of msgspec Structs and standard dataclasses.
+
+Values are converted with ``msgspec.to_builtins`` and validated with
+``msgspec.convert`` (default options), exactly as the untyped path would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+import typing
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import msgspec
+import msgspec.inspect
+
+from eson.schema.annotations import unwrap
+from eson.schema.binding import FieldSpec, ModelShape, Problem
+from eson.schema.model import FieldSchema
+
+__all__ = ["MSGSPEC", "MsgspecBinding", "owns"]
+
+_PLAIN: dict[type, frozenset[type]] = {
+    str: frozenset({str}),
+    int: frozenset({int}),
+    float: frozenset({float}),
+    bool: frozenset({bool}),
+}
+_PATH_STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
+_QUOTED_NAME = re.compile(r"`([^`]*)`")
+_to_builtins = msgspec.to_builtins
+_convert = msgspec.convert
+
+
+def owns(cls: type) -> bool:
+    """Whether ``cls`` is a msgspec Struct or a standard (non-Pydantic) dataclass."""
+    if not isinstance(cls, type):
+        return False
+    if issubclass(cls, msgspec.Struct):
+        return True
+    return dataclasses.is_dataclass(cls) and not hasattr(cls, "__pydantic_fields__")
+
+
+class MsgspecBinding:
+    """msgspec Structs (and the dataclasses msgspec handles)."""
+
+    name = "msgspec"
+
+    def model_shape(self, tp: object) -> ModelShape | None:
+        if not isinstance(tp, type):
+            return None
+        if issubclass(tp, msgspec.Struct):
+            return "array" if tp.__struct_config__.array_like else "record"
+        if dataclasses.is_dataclass(tp):
+            return "record"
+        return None
+
+    def fields(self, cls: type) -> list[FieldSpec]:
+        if issubclass(cls, msgspec.Struct):
+            return [
+                FieldSpec(info.name, info.encode_name, info.type, info.required)
+                for info in msgspec.structs.fields(cls)
+            ]
+        hints = typing.get_type_hints(cls, include_extras=True)
+        return [
+            FieldSpec(
+                item.name,
+                item.name,
+                hints.get(item.name, Any),
+                item.default is dataclasses.MISSING
+                and item.default_factory is dataclasses.MISSING,
+            )
+            for item in dataclasses.fields(cls)  # type: ignore[arg-type]
+            if item.init
+        ]
+
+    def extras(self, cls: type) -> tuple[bool, Callable[[object], bool] | None]:
+        if issubclass(cls, msgspec.Struct):
+            config = cls.__struct_config__
+            if config.omit_defaults or config.tag is not None or config.array_like:
+                return False, None
+        unset = tuple(
+            spec.attr for spec in self.fields(cls) if _may_be_unset(spec.annotation)
+        )
+        if unset:
+            getter = _attrs_getter(unset)
+
+            def has_unset(obj: object) -> bool:
+                return msgspec.UNSET in getter(obj)
+
+            return False, has_unset
+        return True, None
+
+    def leaf_plain(self, owner: type, tp: type) -> frozenset[type] | None:
+        plain = _PLAIN.get(tp)
+        if plain is not None:
+            return plain
+        if tp is msgspec.UnsetType:
+            return frozenset()  # the field is left out of the dump
+        return frozenset() if _serializable(tp) else None
+
+    def serialized_annotation(self, metadata: Sequence[object]) -> Any:
+        return None  # msgspec has no per-field serializers
+
+    def column_converter(self, owner: type, spec: FieldSpec) -> Callable[[list[Any]], list[Any]]:
+        def convert(values: list[Any]) -> list[Any]:
+            result: list[Any] = _to_builtins(values)
+            return result
+
+        return convert
+
+    def dump(self, obj: object) -> dict[str, Any]:
+        result: dict[str, Any] = _to_builtins(obj)
+        return result
+
+    def dump_field(self, obj: object, spec: FieldSpec) -> Any:
+        return _to_builtins(getattr(obj, spec.attr))
+
+    def validator(self, cls: type) -> Callable[[Any], Any]:
+        def validate(document: Any) -> Any:
+            return _convert(document, cls)
+
+        return validate
+
+    def problems(self, exc: BaseException) -> list[Problem] | None:
+        if not isinstance(exc, msgspec.ValidationError):
+            return None
+        text = str(exc)
+        message, _, path = text.partition(" - at `")
+        loc: list[str | int] = []
+        if path:
+            for step in _PATH_STEP.finditer(path.rstrip("`").removeprefix("$")):
+                name, index = step.groups()
+                if name is not None:
+                    loc.append(name)
+                elif index != "...":
+                    loc.append(int(index))
+        named = _QUOTED_NAME.findall(message)
+        if message.startswith("Object missing required field") and named:
+            loc.append(named[0])
+            kind = "missing"
+        elif message.startswith("Object contains unknown field") and named:
+            loc.append(named[0])
+            kind = "extra_forbidden"
+        else:
+            kind = ""
+        return [Problem(tuple(loc), message, kind)]
+
+    def columns_reader(
+        self, cls: type, attrs: Sequence[str]
+    ) -> Callable[[list[Any]], Sequence[Sequence[Any]]] | None:
+        if not issubclass(cls, msgspec.Struct) or tuple(attrs) != cls.__struct_fields__:
+            return None
+        astuple = msgspec.structs.astuple
+
+        def read(records: list[Any]) -> Sequence[Sequence[Any]]:
+            return list(zip(*map(astuple, records)))
+
+        return read
+
+    def record_builder(
+        self, cls: type, fields: Sequence[FieldSchema]
+    ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
+        if not issubclass(cls, msgspec.Struct) or not _positional(cls):
+            return None
+        if tuple(item.attr for item in fields) != cls.__struct_fields__:
+            return None
+        checks = [_column_check(item) for item in fields]
+
+        def build(columns: list[list[Any]], trusted: list[bool]) -> list[Any]:
+            checked = [
+                column if ok else check(column)
+                for check, column, ok in zip(checks, columns, trusted)
+            ]
+            return list(map(cls, *checked))
+
+        return build
+
+
+MSGSPEC = MsgspecBinding()
+
+
+def _may_be_unset(annotation: Any) -> bool:
+    bare, _ = unwrap(annotation)
+    if bare is msgspec.UnsetType:
+        return True
+    return any(unwrap(arg)[0] is msgspec.UnsetType for arg in typing.get_args(bare))
+
+
+def _attrs_getter(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
+    def get(obj: object) -> tuple[Any, ...]:
+        return tuple(getattr(obj, name) for name in names)
+
+    return get
+
+
+@lru_cache(maxsize=1024)
+def _serializable(tp: type) -> bool:
+    try:
+        info = msgspec.inspect.type_info(tp)
+    except Exception:
+        return False
+    return not isinstance(info, msgspec.inspect.CustomType)
+
+
+def _positional(cls: type) -> bool:
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
+
+
+_EXACT = {str: str, int: int, float: float, bool: bool}
+
+
+def _column_check(item: FieldSchema) -> Callable[[list[Any]], list[Any]]:
+    """Validate one decoded column as ``msgspec.convert`` would, value by value."""
+    annotation = item.annotation
+    exact = _EXACT.get(annotation)
+    target = list[annotation]  # type: ignore[valid-type]
+    choices = item.cell.choices
+
+    def check(column: list[Any]) -> list[Any]:
+        if exact is not None and set(map(type, column)) == {exact}:
+            return column
+        if choices is not None and choices.issuperset(column):
+            return column
+        result: list[Any] = _convert(column, target)
+        return result
+
+    return check

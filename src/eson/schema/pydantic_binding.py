@@ -1,0 +1,260 @@
+"""The schema compiler's view of Pydantic (v2) models and dataclasses.
+
+Imported only when a Pydantic type is compiled, so ``import eson`` and the
+msgspec flavour work without Pydantic installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from operator import attrgetter, itemgetter
+from typing import Any
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdapter, WrapSerializer
+from pydantic.dataclasses import is_pydantic_dataclass
+from pydantic_core import PydanticUndefined
+
+from eson.schema.binding import FieldSpec, ModelShape, Problem
+from eson.schema.model import FieldSchema
+
+__all__ = ["PYDANTIC", "PydanticBinding", "owns"]
+
+# Config keys that change what a JSON-mode dump of a field value looks like.
+_SERIALIZATION_KEYS = (
+    "ser_json_bytes",
+    "ser_json_inf_nan",
+    "ser_json_temporal",
+    "ser_json_timedelta",
+    "arbitrary_types_allowed",
+)
+_PLAIN: dict[type, frozenset[type]] = {
+    str: frozenset({str}),
+    int: frozenset({int}),
+    float: frozenset({float}),
+    bool: frozenset({bool}),
+}
+# Core schema types pydantic builds for classes it cannot write as JSON.
+_OPAQUE_SCHEMAS = frozenset({"is-instance", "callable", "is-subclass"})
+
+
+def owns(cls: type) -> bool:
+    """Whether ``cls`` is a Pydantic model or Pydantic dataclass."""
+    return (isinstance(cls, type) and issubclass(cls, BaseModel)) or is_pydantic_dataclass(cls)
+
+
+class PydanticBinding:
+    """Pydantic models (and the dataclasses inside them)."""
+
+    name = "pydantic"
+
+    def model_shape(self, tp: object) -> ModelShape | None:
+        if not isinstance(tp, type):
+            return None
+        if issubclass(tp, BaseModel):
+            if issubclass(tp, RootModel) or tp.__pydantic_decorators__.model_serializers:
+                return "other"
+            return "record"
+        if dataclasses.is_dataclass(tp):
+            return "record"
+        return None
+
+    def fields(self, cls: type) -> list[FieldSpec]:
+        if issubclass(cls, BaseModel):
+            _complete(cls)
+            specs = [
+                FieldSpec(
+                    name,
+                    _wire_name(name, info),
+                    info.rebuild_annotation(),
+                    info.is_required(),
+                )
+                for name, info in cls.__pydantic_fields__.items()
+                if info.exclude is not True
+            ]
+            for name, computed in cls.__pydantic_computed_fields__.items():
+                annotation = computed.return_type
+                if annotation is PydanticUndefined:
+                    annotation = Any
+                wire = computed.alias if computed.alias is not None else name
+                specs.append(FieldSpec(name, wire, annotation, False, True))
+            return specs
+        pydantic_fields = getattr(cls, "__pydantic_fields__", None)
+        if pydantic_fields is not None:
+            return [
+                FieldSpec(
+                    name,
+                    _wire_name(name, info),
+                    info.rebuild_annotation(),
+                    info.is_required(),
+                )
+                for name, info in pydantic_fields.items()
+                if info.exclude is not True
+            ]
+        hints = typing.get_type_hints(cls, include_extras=True)
+        return [
+            FieldSpec(
+                item.name,
+                item.name,
+                hints.get(item.name, Any),
+                item.default is dataclasses.MISSING
+                and item.default_factory is dataclasses.MISSING,
+            )
+            for item in dataclasses.fields(cls)  # type: ignore[arg-type]
+        ]
+
+    def extras(self, cls: type) -> tuple[bool, Callable[[object], bool] | None]:
+        if not issubclass(cls, BaseModel):
+            return True, None
+        decorators = cls.__pydantic_decorators__
+        if (
+            decorators.model_serializers
+            or decorators.field_serializers
+            or cls.model_config.get("json_encoders")
+            or any(
+                getattr(info, "exclude_if", None) is not None
+                for info in cls.__pydantic_fields__.values()
+            )
+        ):
+            return False, None
+        if cls.model_config.get("extra") == "allow":
+            return False, _has_extra
+        return True, None
+
+    def leaf_plain(self, owner: type, tp: type) -> frozenset[type] | None:
+        plain = _PLAIN.get(tp)
+        if plain is not None:
+            return plain
+        return frozenset() if _serializable(tp) else None
+
+    def serialized_annotation(self, metadata: Sequence[object]) -> Any:
+        for item in reversed(metadata):
+            if isinstance(item, (PlainSerializer, WrapSerializer)):
+                declared = item.return_type
+                if declared is PydanticUndefined:
+                    try:
+                        declared = typing.get_type_hints(item.func).get("return", Any)
+                    except Exception:  # unresolvable hints: shape unknown
+                        declared = Any
+                return declared
+        return None
+
+    def column_converter(self, owner: type, spec: FieldSpec) -> Callable[[list[Any]], list[Any]]:
+        adapter = _list_adapter(spec.annotation, _serialization_config(owner))
+        dump = adapter.dump_python
+
+        def convert(values: list[Any]) -> list[Any]:
+            result: list[Any] = dump(values, mode="json", by_alias=True)
+            return result
+
+        return convert
+
+    def dump(self, obj: object) -> dict[str, Any]:
+        if isinstance(obj, BaseModel):
+            return obj.model_dump(mode="json", by_alias=True)
+        result: dict[str, Any] = _adapter(type(obj)).dump_python(obj, mode="json", by_alias=True)
+        return result
+
+    def dump_field(self, obj: object, spec: FieldSpec) -> Any:
+        if isinstance(obj, BaseModel):
+            return obj.model_dump(mode="json", by_alias=True, include={spec.attr})[spec.wire]
+        return self.dump(obj)[spec.wire]
+
+    def validator(self, cls: type) -> Callable[[Any], Any]:
+        if issubclass(cls, BaseModel):
+            _complete(cls)
+            validate: Callable[[Any], Any] = cls.__pydantic_validator__.validate_python
+            return validate
+        return _adapter(cls).validate_python
+
+    def problems(self, exc: BaseException) -> list[Problem] | None:
+        if not isinstance(exc, pydantic.ValidationError):
+            return None
+        return [
+            Problem(tuple(error["loc"]), error["msg"], error["type"])
+            for error in exc.errors(include_url=False)
+        ]
+
+    def columns_reader(
+        self, cls: type, attrs: Sequence[str]
+    ) -> Callable[[list[Any]], Sequence[Sequence[Any]]] | None:
+        if not issubclass(cls, BaseModel) or not attrs:
+            return None
+        if any(attr not in cls.__pydantic_fields__ for attr in attrs):
+            return None  # computed fields are properties, not in __dict__
+        state = attrgetter("__dict__")
+        if len(attrs) == 1:
+            one = itemgetter(attrs[0])
+
+            def read_one(records: list[Any]) -> Sequence[Sequence[Any]]:
+                return [list(map(one, map(state, records)))]
+
+            return read_one
+        values = itemgetter(*attrs)
+
+        def read(records: list[Any]) -> Sequence[Sequence[Any]]:
+            return list(zip(*map(values, map(state, records))))
+
+        return read
+
+    def record_builder(
+        self, cls: type, fields: Sequence[FieldSchema]
+    ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
+        return None  # validators see whole records: always validate dicts
+
+
+PYDANTIC = PydanticBinding()
+
+
+def _wire_name(name: str, info: Any) -> str:
+    """The key ``model_dump(by_alias=True)`` writes (an empty alias counts)."""
+    if info.serialization_alias is not None:
+        return str(info.serialization_alias)
+    if info.alias is not None:
+        return str(info.alias)
+    return name
+
+
+def _has_extra(obj: object) -> bool:
+    return bool(getattr(obj, "__pydantic_extra__", None))
+
+
+def _complete(cls: type[BaseModel]) -> None:
+    if not cls.__pydantic_complete__:
+        cls.model_rebuild(raise_errors=True)
+
+
+def _serialization_config(owner: type) -> ConfigDict | None:
+    config: Any = getattr(owner, "model_config", None) or getattr(
+        owner, "__pydantic_config__", None
+    )
+    if not config:
+        return None
+    picked = {key: config[key] for key in _SERIALIZATION_KEYS if key in config}
+    return ConfigDict(**picked) if picked else None  # type: ignore[typeddict-item]
+
+
+@lru_cache(maxsize=1024)
+def _serializable(tp: type) -> bool:
+    try:
+        schema = TypeAdapter(tp).core_schema
+    except Exception:
+        return False
+    return schema.get("type") not in _OPAQUE_SCHEMAS
+
+
+_adapters: dict[Any, TypeAdapter[Any]] = {}
+
+
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    adapter = _adapters.get(tp)
+    if adapter is None:
+        adapter = _adapters[tp] = TypeAdapter(tp)
+    return adapter
+
+
+def _list_adapter(annotation: Any, config: ConfigDict | None) -> TypeAdapter[Any]:
+    return TypeAdapter(list[annotation], config=config)

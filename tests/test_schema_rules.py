@@ -1,0 +1,496 @@
+"""Every schema rule rejects at class definition (or first compile) with its code."""
+
+# No "from __future__ import annotations": the classes below are defined inside
+# test functions, and msgspec resolves annotations in module scope only.
+import dataclasses
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+import msgspec
+import pydantic
+import pytest
+from pydantic import Field, PlainSerializer, RootModel
+
+import eson
+import eson.msgspec as em
+from eson.schema import RULES, document_schema, record_schema
+from eson.schema.rules import (
+    check_duplicate_names,
+    check_record_array,
+    check_reserved_n,
+    check_supported_type,
+    check_wire_name,
+)
+
+
+def rejects(code: str, *names: str) -> Any:
+    """Expect a TypeError naming the class, the field and the rule code."""
+    pattern = ".*".join([*names, rf"\[{code}\]"])
+    return pytest.raises(TypeError, match=pattern)
+
+
+class PRow(eson.Record):
+    a: int
+
+
+class POther(eson.Record):
+    b: str
+
+
+class MRow(em.Record):
+    a: int
+
+
+class MOther(em.Record):
+    b: str
+
+
+class Opaque:
+    """An arbitrary class no framework can write as JSON."""
+
+
+def test_rule_codes_are_documented() -> None:
+    assert set(RULES) == {
+        "eson-record-array",
+        "eson-wire-name",
+        "eson-reserved-n",
+        "eson-duplicate-name",
+        "eson-unsupported-type",
+    }
+
+
+# -- eson-record-array -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    [list[PRow | POther], list[Any], list[dict[str, int]], list[PRow | None], list[int | PRow], list[object], tuple[PRow, POther]],
+    ids=["union", "any", "dict", "optional", "mixed", "object", "tuple"],
+)
+def test_pydantic_record_array_needs_one_concrete_type(annotation: Any) -> None:
+    with rejects("eson-record-array", "Bad.items"):
+
+        class Bad(eson.Message):
+            items: annotation  # type: ignore[valid-type]
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    [list[MRow | MOther], list[Any], list[dict[str, int]], list[MRow | None], list[int | MRow]],
+    ids=["union", "any", "dict", "optional", "mixed"],
+)
+def test_msgspec_record_array_needs_one_concrete_type(annotation: Any) -> None:
+    with rejects("eson-record-array", "Bad.items"):
+
+        class Bad(em.Message):
+            items: annotation  # type: ignore[valid-type]
+
+
+def test_record_array_rule_applies_to_plain_models_on_first_use() -> None:
+    class Plain(pydantic.BaseModel):
+        items: list[dict[str, int]]
+
+    with rejects("eson-record-array", "Plain.items"):
+        eson.encode(Plain(items=[]))
+    with rejects("eson-record-array", "Plain.items"):
+        eson.Decoder(Plain)
+
+
+def test_record_array_rule_allows_never_record_elements() -> None:
+    class Fine(eson.Message):
+        ints: list[int]
+        nested: list[list[dict[str, int]]]
+        literals: list[Literal["a", "b"] | None]
+        rows: list[PRow]
+        fixed: tuple[PRow, PRow]
+        serialized: list[Annotated[PRow, PlainSerializer(lambda row: row.a, return_type=int)]]
+
+    kinds = {item.wire: item.entry.value for item in document_schema(Fine).fields if item.entry}
+    assert kinds == {
+        "ints": "scalar_array",
+        "nested": "scalar_array",
+        "literals": "scalar_array",
+        "rows": "record_array",
+        "fixed": "record_array",
+        "serialized": "scalar_array",
+    }
+
+
+def test_serializer_without_return_type_is_ambiguous_in_a_list() -> None:
+    with rejects("eson-record-array", "Bad.items", "custom serializer"):
+
+        class Bad(eson.Message):
+            items: list[Annotated[int, PlainSerializer(lambda value: {"v": value})]]
+
+
+def test_lists_inside_record_rows_are_json_cells_not_record_arrays() -> None:
+    class Row(eson.Record):
+        anything: list[Any]
+        mixed: list[PRow | POther]
+
+    assert [item.cell.structured for item in record_schema(Row).fields] == [True, True]
+
+
+# -- eson-wire-name ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alias", ["has space", "1leading", "caf\u00e9", "", "a/b", "x=y"])
+def test_pydantic_alias_outside_name_production(alias: str) -> None:
+    with rejects("eson-wire-name", "Bad.value", repr(alias).replace("\\", "\\\\")):
+
+        class Bad(eson.Message):
+            value: int = Field(alias=alias)
+
+
+def test_pydantic_serialization_alias_is_the_wire_name() -> None:
+    with rejects("eson-wire-name", "Bad.value"):
+
+        class Bad(eson.Record):
+            value: int = Field(serialization_alias="no good")
+
+
+def test_msgspec_rename_outside_name_production() -> None:
+    with rejects("eson-wire-name", "Bad.value"):
+
+        class Bad(em.Message):
+            value: int = msgspec.field(name="no good")
+
+
+def test_msgspec_rename_option_is_applied() -> None:
+    with rejects("eson-wire-name", "Bad.value"):
+
+        class Bad(em.Record, rename={"value": "9lives"}):
+            value: int
+
+
+def test_wire_names_of_record_fields_are_checked_through_the_message() -> None:
+    class Row(pydantic.BaseModel):
+        value: int = Field(alias="not ok")
+
+    with rejects("eson-wire-name", "Row.value"):
+
+        class Bad(eson.Message):
+            rows: list[Row]
+
+
+def test_valid_names_pass() -> None:
+    check_wire_name(PRow, "a", "from")
+    check_wire_name(PRow, "a", "_x.y-z9")
+
+
+# -- eson-reserved-n -----------------------------------------------------------------------
+
+
+def test_pydantic_record_with_first_field_n() -> None:
+    with rejects("eson-reserved-n", "Bad.n", "first field"):
+
+        class Bad(eson.Record):
+            n: int
+            x: str
+
+
+def test_msgspec_record_with_first_field_n() -> None:
+    with rejects("eson-reserved-n", "Bad.n"):
+
+        class Bad(em.Record):
+            n: int
+            x: str
+
+
+def test_alias_n_counts_as_n() -> None:
+    with rejects("eson-reserved-n", "Bad"):
+
+        class Bad(eson.Record):
+            number: int = Field(alias="n")
+
+
+def test_plain_model_with_first_field_n_cannot_be_a_record_array() -> None:
+    class Row(pydantic.BaseModel):
+        n: int
+
+    with rejects("eson-reserved-n", "Bad.rows", "Row"):
+
+        class Bad(eson.Message):
+            rows: list[Row]
+
+
+def test_first_field_n_is_fine_for_a_single_record() -> None:
+    class Meta(pydantic.BaseModel):
+        n: int
+
+    class Fine(eson.Message):
+        meta: Meta
+
+    assert eson.decode(Fine(meta=Meta(n=5)).to_eson(), type=Fine).meta.n == 5
+
+
+@pytest.mark.parametrize("flavour", ["pydantic", "msgspec"])
+def test_numbered_message_rejects_records_with_any_n_field(flavour: str) -> None:
+    if flavour == "pydantic":
+
+        class PRowN(eson.Record):
+            x: int
+            n: int
+
+        with rejects("eson-reserved-n", "Bad.rows", "number=True"):
+
+            class Bad(eson.Message, number=True):
+                rows: list[PRowN]
+
+    else:
+
+        class MRowN(em.Record):
+            x: int
+            n: int
+
+        with rejects("eson-reserved-n", "BadM.rows", "number=True"):
+
+            class BadM(em.Message, number=True):
+                rows: list[MRowN]
+
+
+def test_n_after_the_first_field_is_data_when_not_numbered() -> None:
+    class Row(eson.Record):
+        x: int
+        n: int
+
+    class Fine(eson.Message):
+        rows: list[Row]
+
+    doc = Fine(rows=[Row(x=1, n=9)])
+    assert doc.to_eson() == "!eson/1\nrows[1]{x,n}\n1\t9\n"
+    assert Fine.from_eson(doc.to_eson()) == doc
+
+
+# -- eson-duplicate-name --------------------------------------------------------------------
+
+
+def test_pydantic_alias_collision() -> None:
+    with rejects("eson-duplicate-name", "Bad.b", "'b'", "'a'"):
+
+        class Bad(eson.Message):
+            a: int = Field(alias="b")
+            b: int
+
+
+def test_pydantic_computed_field_collision() -> None:
+    with rejects("eson-duplicate-name", "Bad.total"):
+
+        class Bad(eson.Record):
+            a: int = Field(alias="total")
+
+            @pydantic.computed_field  # type: ignore[prop-decorator]
+            @property
+            def total(self) -> int:
+                return 1
+
+
+def test_msgspec_rename_collision() -> None:
+    # msgspec itself refuses duplicate encoded names, before any ESON rule runs.
+    with pytest.raises((TypeError, ValueError), match="same name"):
+
+        class Bad(em.Message):
+            a: int = msgspec.field(name="b")
+            b: int = 0
+
+
+def test_duplicate_rule_function_directly() -> None:
+    from eson.schema.binding import FieldSpec
+
+    with rejects("eson-duplicate-name", "PRow.second"):
+        check_duplicate_names(PRow, [FieldSpec("first", "x", int), FieldSpec("second", "x", int)])
+
+
+# -- eson-unsupported-type ------------------------------------------------------------------
+
+
+def test_pydantic_callable_field() -> None:
+    with rejects("eson-unsupported-type", "Bad.hook", "callable"):
+
+        class Bad(eson.Message):
+            hook: Callable[[int], int]
+
+
+def test_pydantic_arbitrary_class() -> None:
+    with rejects("eson-unsupported-type", "Bad.thing", "Opaque"):
+
+        class Bad(eson.Message):
+            model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
+            thing: Opaque
+
+
+def test_pydantic_arbitrary_class_nested_in_a_cell_model() -> None:
+    class Inner(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
+        thing: list[Opaque]
+
+    with rejects("eson-unsupported-type", "Bad.rows", "Inner.thing"):
+
+        class Bad(eson.Record):
+            rows: list[Inner]
+
+
+def test_msgspec_arbitrary_class_and_callable() -> None:
+    with rejects("eson-unsupported-type", "Bad.thing", "Opaque"):
+
+        class Bad(em.Message):
+            thing: Opaque
+
+    with rejects("eson-unsupported-type", "BadToo.hook", "callable"):
+
+        class BadToo(em.Record):
+            hook: dict[str, Callable[[], None]]
+
+
+def test_root_and_array_like_types_are_no_documents() -> None:
+    class Root(RootModel[list[int]]):
+        pass
+
+    class Point(msgspec.Struct, array_like=True):
+        x: int
+
+    with rejects("eson-unsupported-type", "Root"):
+        eson.encode(Root([1]))
+    with rejects("eson-unsupported-type", "Point"):
+        eson.Decoder(Point)
+
+
+def test_non_model_types_are_refused() -> None:
+    with pytest.raises(TypeError, match="not a model type"):
+        eson.decode("!eson/1\n", type=int)
+    with pytest.raises(TypeError, match="not a model type"):
+        eson.Decoder(dict)
+
+
+def test_supported_rule_function_directly() -> None:
+    from eson.schema.pydantic_binding import PYDANTIC
+
+    check_supported_type(PRow, "a", list[dict[str, tuple[int, ...]]], PYDANTIC)
+    with rejects("eson-unsupported-type", "PRow.a"):
+        check_supported_type(PRow, "a", list[Opaque], PYDANTIC)
+
+
+def test_record_array_rule_function_directly() -> None:
+    from eson.schema.msgspec_binding import MSGSPEC
+
+    assert check_record_array(MRow, "rows", MRow, MSGSPEC) is MRow
+    assert check_record_array(MRow, "rows", int, MSGSPEC) is None
+    with rejects("eson-record-array", "MRow.rows"):
+        check_record_array(MRow, "rows", dict[str, Any], MSGSPEC)
+
+
+def test_reserved_n_rule_function_directly() -> None:
+    check_reserved_n(MRow, "rows", MRow, ("a", "n"))
+    with rejects("eson-reserved-n", "MRow.rows"):
+        check_reserved_n(MRow, "rows", MRow, ("a", "n"), numbered=True)
+
+
+# -- forward references and options ------------------------------------------------------------
+
+
+class Later(eson.Message):
+    items: "list[LaterRow]"
+
+
+class LaterRow(eson.Record):
+    value: int
+
+
+class MLater(em.Message):
+    items: "list[MLaterRow]"
+
+
+class MLaterRow(em.Record):
+    value: int
+
+
+def test_forward_references_are_checked_on_first_use() -> None:
+    doc = Later(items=[LaterRow(value=1)])
+    assert Later.from_eson(doc.to_eson()) == doc
+    mdoc = MLater([MLaterRow(1)])
+    assert MLater.from_eson(mdoc.to_eson()) == mdoc
+
+
+def test_number_is_inherited_and_overridable() -> None:
+    class Base(eson.Message, number=True):
+        rows: list[PRow] = []  # noqa: RUF012 (the framework copies defaults)
+
+    class Child(Base):
+        pass
+
+    class Plain(Base, number=False):
+        pass
+
+    assert Child(rows=[PRow(a=1)]).to_eson() == "!eson/1\nrows[1]{n,a}\n1\t1\n"
+    assert Plain(rows=[PRow(a=1)]).to_eson() == "!eson/1\nrows[1]{a}\n1\n"
+
+    class MBase(em.Message, number=True):
+        rows: list[MRow] = []  # noqa: RUF012 (the framework copies defaults)
+
+    class MChild(MBase, frozen=True):
+        pass
+
+    assert MChild([MRow(1)]).to_eson() == "!eson/1\nrows[1]{n,a}\n1\t1\n"
+
+
+def test_number_must_be_a_bool() -> None:
+    with pytest.raises(TypeError, match="number must be True or False"):
+
+        class Bad(eson.Message, number="yes"):  # type: ignore[arg-type]
+            pass
+
+    with pytest.raises(TypeError, match="number must be True or False"):
+
+        class BadM(em.Message, number=1):  # type: ignore[arg-type]
+            pass
+
+
+def test_records_take_no_number_keyword() -> None:
+    with pytest.raises(TypeError):
+
+        class Bad(em.Record, number=True):  # type: ignore[call-arg]
+            a: int
+
+
+def test_dataclass_records_follow_the_rules() -> None:
+    @dataclasses.dataclass
+    class Row:
+        n: int
+
+    class Bad(msgspec.Struct):
+        rows: list[Row]
+
+    with rejects("eson-reserved-n", "Bad.rows"):
+        eson.Decoder(Bad)
+
+
+class PNote(eson.Record):
+    text: str
+
+
+def test_union_of_record_arrays_is_one_array() -> None:
+    with rejects("eson-record-array", "Bad.items"):
+
+        class Bad(eson.Message):
+            items: list[PRow] | list[PNote]
+
+    class Fine(eson.Message):
+        same: list[PRow] | tuple[PRow, ...] | None = None
+        scalars: list[int] | list[str] = []  # noqa: RUF012 (the framework copies defaults)
+
+    kinds = {item.wire: item.entry.value for item in document_schema(Fine).fields if item.entry}
+    assert kinds == {"same": "record_array", "scalars": "scalar_array"}
+
+
+def test_protocol_elements_are_not_one_record_type() -> None:
+    from typing import Protocol, runtime_checkable
+
+    @runtime_checkable
+    class HasId(Protocol):
+        id: int
+
+    with rejects("eson-record-array", "Bad.items", "protocol"):
+
+        class Bad(eson.Message):
+            model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
+            items: list[HasId]
