@@ -1,0 +1,1152 @@
+"""A mypy plugin that enforces ESON's schema rules at type-check time.
+
+Enable it in the mypy configuration (``pyproject.toml``)::
+
+    [tool.mypy]
+    plugins = ["eson.mypy"]
+
+or, in ``mypy.ini`` / ``setup.cfg``, ``plugins = eson.mypy``.  It works alongside
+``pydantic.mypy`` in either order.
+
+The plugin looks at every class derived, directly or through user subclasses, from
+one of typed-eson's model bases (``eson.Message``/``eson.Record`` on Pydantic, and
+``eson.msgspec.Message``/``eson.msgspec.Record`` on msgspec) and reports, at the line
+of the offending annotation:
+
+``eson-record-array``
+    a record array of a Message whose element is not one concrete record type
+    (``list[A | B]``, ``list[A] | list[B]``, ``list[Any]``, ``list[dict[str, Any]]``,
+    a type variable, a protocol ...).
+``eson-wire-name``
+    a literal wire name (field name, alias, ``msgspec.field(name=...)``, ``rename=``)
+    outside ESON's ``name`` production.
+``eson-reserved-n``
+    a record type whose first field is ``n``, which ESON reserves for row numbers.
+``eson-duplicate-name``
+    two fields of one class with the same wire name after aliasing.
+``eson-unsupported-type``
+    a field type that the schema compiler cannot encode.
+
+The runtime enforces the same rules when a class is defined (``TypeError`` whose
+message names the same code), so checkers without plugins (Pyright, ...) still get
+them the first time the module is imported.
+
+This module imports only mypy and the standard library, never pydantic, msgspec or
+typed-eson's runtime modules.  The set of encodable types lives in
+:data:`SCALAR_TYPES`, :data:`CONTAINER_TYPES` and :data:`ARRAY_TYPES`; a project
+with its own codecs can extend it from the mypy configuration::
+
+    [tool.eson-mypy]                       # pyproject.toml
+    extra_supported_types = ["money.Money"]
+
+    [eson-mypy]                            # mypy.ini / setup.cfg
+    extra_supported_types = money.Money, geo.Point
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Final, TypeAlias
+
+import mypy.types  # noqa: F401  (load first: mypy.expandtype and mypy.types import each other)
+from mypy.errorcodes import ErrorCode
+from mypy.expandtype import expand_type_by_instance
+from mypy.maptype import map_instance_to_supertype
+from mypy.messages import format_type_bare
+from mypy.nodes import (
+    AssignmentStmt,
+    CallExpr,
+    Context,
+    DictExpr,
+    Expression,
+    NameExpr,
+    RefExpr,
+    StrExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.options import Options
+from mypy.plugin import ClassDefContext, Plugin, SemanticAnalyzerPluginInterface
+from mypy.semanal_shared import has_placeholder
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
+    ProperType,
+    TupleType,
+    Type,
+    TypedDictType,
+    TypeOfAny,
+    TypeType,
+    TypeVarLikeType,
+    UnboundType,
+    UnionType,
+    get_proper_type,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10; mypy itself depends on tomli there
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = [
+    "ARRAY_TYPES",
+    "CONTAINER_TYPES",
+    "DUPLICATE_NAME",
+    "ERROR_CODES",
+    "FLAVOUR_SCALAR_PREFIXES",
+    "FLAVOUR_SCALAR_TYPES",
+    "RECORD_ARRAY",
+    "RESERVED_N",
+    "SCALAR_TYPES",
+    "UNSUPPORTED_TYPE",
+    "WIRE_NAME",
+    "ESONPlugin",
+    "plugin",
+]
+
+# --------------------------------------------------------------------------------------
+# Error codes.  The runtime check at class definition uses the same five codes.
+# --------------------------------------------------------------------------------------
+
+RECORD_ARRAY: Final = ErrorCode(
+    "eson-record-array", "A record array must hold one concrete record type", "ESON"
+)
+WIRE_NAME: Final = ErrorCode(
+    "eson-wire-name", "A wire name must match ESON's name production", "ESON"
+)
+RESERVED_N: Final = ErrorCode(
+    "eson-reserved-n", "The first field of a record array is reserved for row numbers", "ESON"
+)
+DUPLICATE_NAME: Final = ErrorCode(
+    "eson-duplicate-name", "Wire names must be unique within a class", "ESON"
+)
+UNSUPPORTED_TYPE: Final = ErrorCode(
+    "eson-unsupported-type", "The schema compiler cannot encode this field type", "ESON"
+)
+ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
+    RECORD_ARRAY,
+    WIRE_NAME,
+    RESERVED_N,
+    DUPLICATE_NAME,
+    UNSUPPORTED_TYPE,
+)
+"""Every error code the plugin reports, in rule order."""
+
+# --------------------------------------------------------------------------------------
+# What the schema compiler can encode.  Extend here (or, per project, through the
+# ``extra_supported_types`` option) when the runtime learns a new type.
+# --------------------------------------------------------------------------------------
+
+SCALAR_TYPES: Final[frozenset[str]] = frozenset(
+    {
+        "builtins.str",
+        "builtins.int",
+        "builtins.float",
+        "builtins.bool",
+        "builtins.bytes",
+        "datetime.datetime",
+        "datetime.date",
+        "datetime.time",
+        "datetime.timedelta",
+        "uuid.UUID",
+        "decimal.Decimal",
+        "_decimal.Decimal",  # where older typeshed versions define it
+    }
+)
+"""Leaf types every flavour encodes; subclasses (and ``NewType``\\ s) of them count too.
+``None``, ``Literal[...]``, enums, models and ``Any`` are handled structurally."""
+
+FLAVOUR_SCALAR_TYPES: Final[Mapping[str, frozenset[str]]] = {
+    "pydantic": frozenset(
+        {
+            "pathlib.PurePath",
+            "ipaddress.IPv4Address",
+            "ipaddress.IPv6Address",
+            "ipaddress.IPv4Network",
+            "ipaddress.IPv6Network",
+            "ipaddress.IPv4Interface",
+            "ipaddress.IPv6Interface",
+            "re.Pattern",
+            "builtins.complex",
+            "fractions.Fraction",
+        }
+    ),
+    "msgspec": frozenset({"builtins.bytearray", "builtins.memoryview", "msgspec.Raw"}),
+}
+"""Further leaf types one flavour's framework writes as JSON (Pydantic's
+``TypeAdapter``, ``msgspec.inspect``), keyed by the flavour of the ESON class."""
+
+FLAVOUR_SCALAR_PREFIXES: Final[Mapping[str, tuple[str, ...]]] = {
+    "pydantic": ("pydantic.networks.", "pydantic.types.", "pydantic_extra_types."),
+    "msgspec": (),
+}
+"""Modules whose classes one flavour encodes as leaves (Pydantic's own URL, secret ... types)."""
+
+CONTAINER_TYPES: Final[frozenset[str]] = frozenset(
+    {
+        "builtins.list",
+        "builtins.tuple",
+        "builtins.set",
+        "builtins.frozenset",
+        "builtins.dict",
+        "typing.Iterable",
+        "typing.Collection",
+        "typing.Sequence",
+        "typing.MutableSequence",
+        "typing.AbstractSet",
+        "typing.MutableSet",
+        "typing.Mapping",
+        "typing.MutableMapping",
+    }
+)
+"""Generic containers whose type arguments must themselves be supported; subclasses
+(``deque``, ``OrderedDict``, ``defaultdict`` ...) are mapped onto them."""
+
+ARRAY_TYPES: Final[frozenset[str]] = CONTAINER_TYPES - {
+    "builtins.dict",
+    "typing.Mapping",
+    "typing.MutableMapping",
+}
+"""Containers that a Message field writes as an ESON array (scalar or record)."""
+
+_MAPPING_TYPES: Final = frozenset({"builtins.dict", "typing.Mapping", "typing.MutableMapping"})
+
+# --------------------------------------------------------------------------------------
+# The classes the plugin knows by name.
+# --------------------------------------------------------------------------------------
+
+_Flavour: TypeAlias = str  # "pydantic", "msgspec" or "dataclass"
+_Kind: TypeAlias = str  # "message" or "record"
+
+_ESON_BASES: Final[Mapping[str, tuple[_Flavour, _Kind]]] = {
+    "eson.pydantic.Message": ("pydantic", "message"),
+    "eson.pydantic.Record": ("pydantic", "record"),
+    "eson.msgspec.Message": ("msgspec", "message"),
+    "eson.msgspec.Record": ("msgspec", "record"),
+}
+_PYDANTIC_BASE: Final = "pydantic.main.BaseModel"
+_MSGSPEC_BASE: Final = "msgspec.Struct"
+_FRAMEWORK_CLASSES: Final = frozenset({_PYDANTIC_BASE, _MSGSPEC_BASE, "builtins.object"})
+_PYDANTIC_FIELD: Final = "pydantic.fields.Field"
+_MSGSPEC_FIELD: Final = "msgspec.field"
+_METADATA_KEY: Final = "eson-mypy"
+
+_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_RENAME_MODES: Final = frozenset({"lower", "upper", "camel", "pascal", "kebab"})
+_DYNAMIC: Final = "<dynamic>"
+_MAX_DEPTH: Final = 24
+
+_SUPPORTED_HINT: Final = (
+    "use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, "
+    "bytes, a model, or a list, tuple, set or dict of those"
+)
+
+# A msgspec ``rename=`` value as far as it is known statically: no renaming, a mode
+# name, a literal mapping, or ``_DYNAMIC`` (a callable or another run-time value).
+_Rename: TypeAlias = str | dict[str, str | None] | None
+
+
+def is_eson_name(name: str) -> bool:
+    """Return whether *name* matches ESON's ``name`` production (ASCII only)."""
+    return _NAME_RE.fullmatch(name) is not None
+
+
+def _first_n(field: _Field) -> str:
+    """How to name a leading ``n`` field: itself, or the field aliased to ``n``."""
+    return '"n"' if field.name == "n" else f'"n" (the wire name of field "{field.name}")'
+
+
+def _field_ref(field: _Field) -> str:
+    """``field "x"``, with its wire name when an alias or rename changes it."""
+    if field.wire is None or field.wire == field.name:
+        return f'field "{field.name}"'
+    return f'field "{field.name}" (wire name "{field.wire}")'
+
+
+def _suggest_name(name: str) -> str:
+    """An ESON name close to *name*, for the hint of ``eson-wire-name``."""
+    fixed = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in name)
+    if not fixed or not (fixed[0].isalpha() or fixed[0] == "_"):
+        fixed = "_" + fixed
+    return fixed
+
+
+def rename_field(name: str, rename: _Rename) -> str | None:
+    """Apply a msgspec ``rename=`` setting to a field name, as msgspec does.
+
+    Returns ``None`` when the result is not known statically.
+    """
+    if rename is None:
+        return name
+    if isinstance(rename, dict):
+        renamed = rename.get(name)
+        return name if renamed is None else renamed
+    if rename == "lower":
+        return name.lower()
+    if rename == "upper":
+        return name.upper()
+    if rename == "kebab":
+        return name.strip("_").replace("_", "-")
+    if rename in ("camel", "pascal"):
+        out: list[str] = []
+        started = False
+        for part in name.split("_"):
+            if not part:
+                if not started:
+                    out.append("_")
+                continue
+            out.append(part if not started and rename == "camel" else part.title())
+            started = True
+        return "".join(out)
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Fields of a model class.
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One field of a model class as the plugin sees it."""
+
+    name: str
+    wire: str | None  # None: not known statically (dynamic alias, alias generator ...)
+    type: Type | None
+    owner: TypeInfo
+    context: Context
+
+
+class _IncompleteError(Exception):
+    """Raised when a type the check needs is not analysed yet (forward reference)."""
+
+
+def _flavour(info: TypeInfo) -> _Flavour | None:
+    for base in info.mro:
+        if base.fullname == _PYDANTIC_BASE:
+            return "pydantic"
+        if base.fullname == _MSGSPEC_BASE:
+            return "msgspec"
+    if "dataclass" in info.metadata or "dataclass_tag" in info.metadata:
+        # "dataclass_tag" is set during semantic analysis, "dataclass" only after it.
+        return "dataclass"
+    return None
+
+
+def eson_kind(info: TypeInfo) -> tuple[_Flavour, _Kind] | None:
+    """Return the flavour and kind of an ESON model class, or ``None`` for other classes."""
+    for base in info.mro:
+        found = _ESON_BASES.get(base.fullname)
+        if found is not None:
+            return found
+    return None
+
+
+def _is_model(info: TypeInfo) -> bool:
+    """Whether instances of *info* are records (a Pydantic, msgspec or dataclass model)."""
+    return _flavour(info) is not None and not info.is_protocol
+
+
+def _has_body(info: TypeInfo) -> bool:
+    # Classes loaded from the incremental cache have no statements; their fields come
+    # from the metadata the plugin (or mypy's dataclass support) stored earlier.
+    return bool(info.defn.defs.body)
+
+
+def _callee(expr: Expression) -> str | None:
+    if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr):
+        return expr.callee.fullname or None
+    return None
+
+
+def _keyword(call: CallExpr, name: str) -> Expression | None:
+    for arg_name, arg in zip(call.arg_names, call.args, strict=True):
+        if arg_name == name:
+            return arg
+    return None
+
+
+def _is_none(expr: Expression) -> bool:
+    return isinstance(expr, NameExpr) and expr.fullname == "builtins.None"
+
+
+def _literal_name(expr: Expression) -> str | None:
+    """A literal wire name: the string, or ``_DYNAMIC`` for any other expression."""
+    return expr.value if isinstance(expr, StrExpr) else _DYNAMIC
+
+
+class _AnnotatedAliases:
+    """Reads ``Annotated[T, Field(alias=...)]`` aliases from the source text.
+
+    mypy drops the metadata of ``Annotated`` from the types it builds, so the alias is
+    recovered from the annotation's syntax tree, parsed once per file.
+    """
+
+    def __init__(self) -> None:
+        # path -> (modification stamp, {(line, target name): annotation})
+        self._files: dict[str, tuple[object, dict[tuple[int, str], ast.expr]]] = {}
+
+    def alias(self, path: str, line: int, name: str) -> str | None:
+        """The literal alias (or ``_DYNAMIC``) in the annotation of *name* at *line*."""
+        annotation = self._annotations(path).get((line, name))
+        if annotation is None:
+            return None
+        return self._alias_in(annotation)
+
+    def _annotations(self, path: str) -> dict[tuple[int, str], ast.expr]:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return {}
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        cached = self._files.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        found: dict[tuple[int, str], ast.expr] = {}
+        try:
+            with open(path, encoding="utf-8") as source:
+                tree = ast.parse(source.read(), filename=path)
+        except (OSError, SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    found[(node.lineno, node.target.id)] = node.annotation
+        self._files[path] = (stamp, found)
+        return found
+
+    @staticmethod
+    def _alias_in(annotation: ast.expr) -> str | None:
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not isinstance(annotation, ast.Subscript) or not isinstance(annotation.slice, ast.Tuple):
+            return None
+        head = annotation.value
+        head_name = head.attr if isinstance(head, ast.Attribute) else getattr(head, "id", "")
+        if head_name != "Annotated":
+            return None
+        alias: str | None = None
+        for extra in annotation.slice.elts[1:]:
+            if not isinstance(extra, ast.Call):
+                continue
+            func = extra.func
+            func_name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if func_name != "Field":
+                continue
+            keywords = {k.arg: k.value for k in extra.keywords if k.arg}
+            for key in ("serialization_alias", "alias"):
+                if key in keywords:
+                    value = keywords[key]
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        alias = value.value
+                    else:
+                        alias = _DYNAMIC
+                    break
+        return alias
+
+
+class _FieldReader:
+    """Collects the fields of model classes, in wire order, with their wire names."""
+
+    def __init__(self, api: SemanticAnalyzerPluginInterface, final: bool) -> None:
+        self.api = api
+        self.final = final
+        self.annotated = _ANNOTATED
+
+    def incomplete(self) -> None:
+        """Signal a type that is not ready; tolerated on mypy's final iteration."""
+        if not self.final:
+            raise _IncompleteError
+
+    # -- class configuration ----------------------------------------------------------
+
+    def rename(self, info: TypeInfo) -> _Rename:
+        """The msgspec ``rename=`` in force for fields *info* defines itself."""
+        for cls in info.mro:
+            stored = cls.metadata.get(_METADATA_KEY)
+            if stored is not None and "rename" in stored:
+                value: _Rename = stored["rename"]
+                return value
+            expr = cls.defn.keywords.get("rename")
+            if expr is not None:
+                return _parse_rename(expr)
+        return None
+
+    def alias_generator(self, info: TypeInfo) -> bool:
+        """Whether a Pydantic ``alias_generator`` applies to *info*'s fields."""
+        for cls in info.mro:
+            stored = cls.metadata.get(_METADATA_KEY)
+            if stored is not None and "alias_generator" in stored:
+                return bool(stored["alias_generator"])
+            found = _own_alias_generator(cls)
+            if found is not None:
+                return found
+        return False
+
+    def number(self, info: TypeInfo) -> bool:
+        """Whether a Message class numbers its record arrays (``number=True``)."""
+        return self.class_flag(info, "number")
+
+    def class_flag(self, info: TypeInfo, keyword: str) -> bool:
+        """A boolean class keyword (``number=``, ``array_like=``), inherited as usual."""
+        for cls in info.mro:
+            expr = cls.defn.keywords.get(keyword)
+            if expr is not None and _has_body(cls):
+                return self.api.parse_bool(expr) is True
+            stored = cls.metadata.get(_METADATA_KEY)
+            if stored is not None and keyword in stored:
+                return bool(stored[keyword])
+        return False
+
+    # -- fields -------------------------------------------------------------------------
+
+    def own_fields(self, info: TypeInfo) -> list[_Field]:
+        """The fields *info* declares itself, in declaration order."""
+        flavour = _flavour(info)
+        if _has_body(info):
+            return self._fields_from_body(info, flavour)
+        return self._fields_from_cache(info)
+
+    def all_fields(self, info: TypeInfo) -> list[_Field]:
+        """Every field of *info*, inherited ones first, as the model libraries order them."""
+        merged: dict[str, _Field] = {}
+        for cls in reversed(info.mro):
+            if cls.fullname in _FRAMEWORK_CLASSES or _flavour(cls) is None:
+                continue
+            for field in self.own_fields(cls):
+                merged[field.name] = field
+        return list(merged.values())
+
+    def _fields_from_body(self, info: TypeInfo, flavour: _Flavour | None) -> list[_Field]:
+        rename = self.rename(info) if flavour == "msgspec" else None
+        generator = self.alias_generator(info) if flavour == "pydantic" else False
+        path = self._path(info)
+        fields: list[_Field] = []
+        for stmt in info.defn.defs.body:
+            if not isinstance(stmt, AssignmentStmt) or not stmt.new_syntax:
+                continue
+            if len(stmt.lvalues) != 1 or not isinstance(stmt.lvalues[0], NameExpr):
+                continue
+            name = stmt.lvalues[0].name
+            if name.startswith(_private_prefix(flavour)):
+                continue
+            sym = info.names.get(name)
+            node = sym.node if sym is not None else None
+            if not isinstance(node, Var) or node.is_classvar:
+                continue
+            typ = node.type if node.type is not None else stmt.type
+            if typ is None or has_placeholder(typ):
+                self.incomplete()
+            if flavour == "pydantic" and _excluded(stmt):
+                continue  # Field(exclude=True): never written
+            explicit = _explicit_wire_name(stmt, flavour)
+            if explicit is None and flavour == "pydantic" and path is not None:
+                explicit = self.annotated.alias(path, stmt.line, name)
+            if explicit is not None:
+                wire = None if explicit == _DYNAMIC else explicit
+            elif flavour == "msgspec":
+                wire = None if rename == _DYNAMIC else rename_field(name, rename)
+            elif generator:
+                wire = None
+            else:
+                wire = name
+            fields.append(_Field(name, wire, typ, info, stmt))
+        return fields
+
+    def _fields_from_cache(self, info: TypeInfo) -> list[_Field]:
+        stored = info.metadata.get(_METADATA_KEY)
+        pairs: list[tuple[str, object]]
+        if stored is not None and "fields" in stored:
+            pairs = [(str(name), wire) for name, wire in stored["fields"]]
+        elif "dataclass" in info.metadata:
+            # mypy's dataclass_transform support records every field in order, and the
+            # literal ``alias=`` of Pydantic's Field (msgspec's ``name=`` is not kept).
+            attributes = info.metadata["dataclass"].get("attributes", [])
+            pairs = [(str(a["name"]), a.get("alias") or a["name"]) for a in attributes]
+        else:
+            pairs = [
+                (name, name)
+                for name, sym in info.names.items()
+                if isinstance(sym.node, Var) and not sym.node.is_classvar
+            ]
+        private = _private_prefix(_flavour(info))
+        fields: list[_Field] = []
+        for name, wire in pairs:
+            if name.startswith(private):
+                continue
+            sym = info.names.get(name)
+            typ = sym.node.type if sym is not None and isinstance(sym.node, Var) else None
+            fields.append(
+                _Field(name, wire if isinstance(wire, str) else None, typ, info, info.defn)
+            )
+        return fields
+
+    def _path(self, info: TypeInfo) -> str | None:
+        module = self.api.modules.get(info.module_name)
+        return module.path if module is not None and module.path else None
+
+
+_ANNOTATED: Final = _AnnotatedAliases()
+
+
+def _private_prefix(flavour: _Flavour | None) -> str:
+    """Names with this prefix are not fields (Pydantic: private attributes)."""
+    return "_" if flavour == "pydantic" else "__"
+
+
+def _explicit_wire_name(stmt: AssignmentStmt, flavour: _Flavour | None) -> str | None:
+    """The wire name a field's default expression sets: a literal, ``_DYNAMIC`` or None."""
+    call = stmt.rvalue
+    if not isinstance(call, CallExpr):
+        return None
+    callee = _callee(call)
+    if flavour == "pydantic" and callee == _PYDANTIC_FIELD:
+        for key in ("serialization_alias", "alias"):
+            expr = _keyword(call, key)
+            if expr is not None and not _is_none(expr):
+                return _literal_name(expr)
+    elif flavour == "msgspec" and callee == _MSGSPEC_FIELD:
+        expr = _keyword(call, "name")
+        if expr is not None and not _is_none(expr):
+            return _literal_name(expr)
+    return None
+
+
+def _excluded(stmt: AssignmentStmt) -> bool:
+    """Whether a Pydantic field is declared with ``Field(exclude=True)``."""
+    call = stmt.rvalue
+    if not isinstance(call, CallExpr) or _callee(call) != _PYDANTIC_FIELD:
+        return False
+    expr = _keyword(call, "exclude")
+    return isinstance(expr, NameExpr) and expr.fullname == "builtins.True"
+
+
+def _parse_rename(expr: Expression) -> _Rename:
+    if _is_none(expr):
+        return None
+    if isinstance(expr, StrExpr) and expr.value in _RENAME_MODES:
+        return expr.value
+    if isinstance(expr, DictExpr):
+        mapping: dict[str, str | None] = {}
+        for key, value in expr.items:
+            if not isinstance(key, StrExpr):
+                return _DYNAMIC
+            if isinstance(value, StrExpr):
+                mapping[key.value] = value.value
+            elif _is_none(value):
+                mapping[key.value] = None
+            else:
+                return _DYNAMIC
+        return mapping
+    return _DYNAMIC
+
+
+def _own_alias_generator(info: TypeInfo) -> bool | None:
+    """Whether *info* itself sets a Pydantic alias generator (None: says nothing)."""
+    expr = info.defn.keywords.get("alias_generator")
+    if expr is not None:
+        return not _is_none(expr)
+    for stmt in info.defn.defs.body:
+        if (
+            isinstance(stmt, AssignmentStmt)
+            and len(stmt.lvalues) == 1
+            and isinstance(stmt.lvalues[0], NameExpr)
+            and stmt.lvalues[0].name == "model_config"
+        ):
+            config = stmt.rvalue
+            if isinstance(config, CallExpr):
+                value = _keyword(config, "alias_generator")
+                return value is not None and not _is_none(value)
+            if isinstance(config, DictExpr):
+                for key, value in config.items:
+                    if isinstance(key, StrExpr) and key.value == "alias_generator":
+                        return not _is_none(value)
+                return False
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Types.
+# --------------------------------------------------------------------------------------
+
+
+def _array_element(typ: ProperType) -> list[Type] | None:
+    """The element types of an array-like type, or ``None`` when it is not one."""
+    if isinstance(typ, TupleType):
+        return list(typ.items)
+    if isinstance(typ, Instance) and not _is_mapping(typ) and not _is_leaf(typ.type):
+        for base in typ.type.mro:
+            if base.fullname in ARRAY_TYPES:
+                mapped = map_instance_to_supertype(typ, base)
+                if mapped.args:
+                    return [mapped.args[0]]
+                return [AnyType(TypeOfAny.implementation_artifact)]
+    return None
+
+
+def _is_leaf(
+    info: TypeInfo, flavour: str | None = None, extra: frozenset[str] = frozenset()
+) -> bool:
+    """Whether instances of *info* are single cells (``str`` is no array of characters)."""
+    names = SCALAR_TYPES | FLAVOUR_SCALAR_TYPES.get(flavour or "", frozenset()) | extra
+    prefixes = FLAVOUR_SCALAR_PREFIXES.get(flavour or "", ())
+    if flavour is None:  # any flavour's leaves
+        names = names.union(*FLAVOUR_SCALAR_TYPES.values())
+    return any(
+        base.fullname in names or (prefixes and base.fullname.startswith(prefixes))
+        for base in info.mro
+    )
+
+
+def _is_mapping(typ: ProperType) -> bool:
+    if isinstance(typ, TypedDictType):
+        return True
+    return isinstance(typ, Instance) and any(b.fullname in _MAPPING_TYPES for b in typ.type.mro)
+
+
+class _Checker:
+    """Checks one ESON model class and reports through the semantic analyser."""
+
+    def __init__(self, ctx: ClassDefContext, extra_types: frozenset[str]) -> None:
+        self.ctx = ctx
+        self.api = ctx.api
+        self.info = ctx.cls.info
+        self.reader = _FieldReader(ctx.api, ctx.api.final_iteration)
+        self.extra_types = extra_types
+        kind = eson_kind(self.info)
+        self.flavour: _Flavour | None = kind[0] if kind is not None else None
+
+    def run(self) -> None:
+        kind = eson_kind(self.info)
+        if kind is None:
+            return
+        flavour, model_kind = kind
+        try:
+            if flavour == "msgspec" and self.reader.class_flag(self.info, "array_like"):
+                self._fail(
+                    f'"{self.info.name}" is array_like, so its instances are written as JSON '
+                    "arrays with no field names and have no ESON layout; drop array_like=True",
+                    self.ctx.cls,
+                    UNSUPPORTED_TYPE,
+                )
+            own = self.reader.own_fields(self.info)
+            everything = self.reader.all_fields(self.info)
+            self._remember(own, flavour)
+            self._check_names(everything, flavour)
+            if model_kind == "record":
+                self._check_first_field(everything)
+            for field in own:
+                if model_kind == "message" and self._check_record_array(field):
+                    continue
+                self._check_supported(field)
+            if model_kind == "message":
+                self._check_rows(everything, self.reader.number(self.info))
+        except _IncompleteError:
+            self.api.defer()
+
+    # -- bookkeeping ----------------------------------------------------------------------
+
+    def _remember(self, own: list[_Field], flavour: _Flavour) -> None:
+        """Store what subclasses in other modules need (survives the incremental cache)."""
+        data: dict[str, Any] = {"fields": [[f.name, f.wire] for f in own]}
+        if flavour == "msgspec":
+            data["rename"] = self.reader.rename(self.info)
+            data["array_like"] = self.reader.class_flag(self.info, "array_like")
+        if flavour == "pydantic":
+            data["alias_generator"] = self.reader.alias_generator(self.info)
+        if eson_kind(self.info) == (flavour, "message"):
+            data["number"] = self.reader.number(self.info)
+        self.info.metadata[_METADATA_KEY] = data
+
+    def _fail(self, message: str, context: Context, code: ErrorCode) -> None:
+        self.api.fail(message, context, code=code)
+
+    def _where(self, field: _Field) -> Context:
+        """Report at the field's own line, or at the class for inherited fields."""
+        return field.context if field.owner is self.info else self.ctx.cls
+
+    def _fmt(self, typ: Type) -> str:
+        return format_type_bare(typ, self.api.options)
+
+    # -- rules 2 and 4: names -------------------------------------------------------------
+
+    def _check_names(self, fields: list[_Field], flavour: _Flavour) -> None:
+        seen: dict[str, _Field] = {}
+        setter = "msgspec.field(name={})" if flavour == "msgspec" else "Field(alias={})"
+        for field in fields:
+            if field.wire is None:
+                continue
+            if field.owner is self.info and not is_eson_name(field.wire):
+                what = (
+                    f'Field name "{field.name}"'
+                    if field.wire == field.name
+                    else f'Wire name "{field.wire}" of field "{field.name}"'
+                )
+                example = f'"{_suggest_name(field.wire)}"'
+                self._fail(
+                    f"{what} is not an ESON name; use ASCII letters, digits, "
+                    f'"_", "." or "-", starting with a letter or "_" '
+                    f"(for example {setter.format(example)})",
+                    field.context,
+                    WIRE_NAME,
+                )
+            first = seen.get(field.wire)
+            if first is None:
+                seen[field.wire] = field
+            elif field.owner is self.info or first.owner is self.info:
+                later = field if field.owner is self.info else first
+                other = first if later is field else field
+                self._fail(
+                    f'Wire name "{field.wire}" of field "{later.name}" is already used by '
+                    f'field "{other.name}"; give one of them a distinct wire name with '
+                    f"{setter.format('...')}",
+                    self._where(later),
+                    DUPLICATE_NAME,
+                )
+
+    # -- rule 3: the reserved "n" ------------------------------------------------------------
+
+    def _check_first_field(self, fields: list[_Field]) -> None:
+        if not fields or fields[0].wire != "n":
+            return
+        first = fields[0]
+        owner_kind = eson_kind(first.owner)
+        if first.owner is not self.info and owner_kind is not None and owner_kind[1] == "record":
+            return  # reported where the inherited field is declared
+        self._fail(
+            f'Record "{self.info.name}" has {_first_n(first)} as its first field, which ESON '
+            "reserves for row numbers; rename the field or move it after another field",
+            self._where(first),
+            RESERVED_N,
+        )
+
+    def _check_rows(self, fields: list[_Field], numbered: bool) -> None:
+        """Rule 3 for the record types of a Message's record arrays."""
+        for field in fields:
+            if field.type is None:
+                continue
+            if field.owner is not self.info and self.reader.number(field.owner) == numbered:
+                continue  # reported where the inherited field is declared
+            record = self._record_array_element(field.type)
+            if record is None:
+                continue
+            record_fields = self.reader.all_fields(record.type)
+            wires = [f.wire for f in record_fields]
+            leading_n = bool(wires) and wires[0] == "n"
+            if leading_n and eson_kind(record.type) is not None:
+                continue  # an ESON Record with a leading n is reported where it is defined
+            if numbered and "n" in wires:
+                clash = record_fields[wires.index("n")]
+                self._fail(
+                    f'Record array "{field.name}" is numbered, so its record type '
+                    f'"{record.type.name}" cannot have a field named "n" (number=True adds '
+                    f"that column itself); rename {_field_ref(clash)}",
+                    self._where(field),
+                    RESERVED_N,
+                )
+            elif leading_n:
+                self._fail(
+                    f'Record array "{field.name}" has record type "{record.type.name}", whose '
+                    f"first field is {_first_n(record_fields[0])}, which ESON reserves for row "
+                    "numbers; rename that field or move it after another field",
+                    self._where(field),
+                    RESERVED_N,
+                )
+
+    def _record_array_element(self, typ: Type) -> Instance | None:
+        proper = get_proper_type(typ)
+        if isinstance(proper, UnionType):
+            arms = [get_proper_type(t) for t in proper.items]
+            arms = [t for t in arms if not isinstance(t, NoneType)]
+            if len(arms) != 1:
+                return None
+            proper = arms[0]
+        elements = _array_element(proper)
+        if not elements or len({self._fmt(e) for e in elements}) != 1:
+            return None  # not an array, or a tuple of different types
+        element = get_proper_type(elements[0])
+        if isinstance(element, Instance) and _is_model(element.type):
+            return element
+        return None
+
+    # -- rule 1: one schema per record array ------------------------------------------------
+
+    def _check_record_array(self, field: _Field) -> bool:
+        """Report a record array without one concrete record type; True when reported."""
+        if field.type is None:
+            return False
+        proper = get_proper_type(field.type)
+        arms = (
+            [get_proper_type(t) for t in proper.items]
+            if isinstance(proper, UnionType)
+            else [proper]
+        )
+        arms = [t for t in arms if not isinstance(t, NoneType)]
+        hint: str | None = None
+        arrays = [a for a in arms if _array_element(a) is not None]
+        if len(arms) > 1 and arrays and any(self._mentions_record(a) for a in arms):
+            hint = "split it into one array per record type"
+        elif len(arms) == 1 and arrays:
+            hint = self._element_problem(_array_element(arrays[0]) or [])
+        if hint is None:
+            return False
+        self._fail(
+            f'Record array "{field.name}" must hold one concrete record type, not '
+            f'"{self._fmt(field.type)}"; {hint}',
+            field.context,
+            RECORD_ARRAY,
+        )
+        return True
+
+    def _mentions_record(self, typ: ProperType) -> bool:
+        if isinstance(typ, Instance) and _is_model(typ.type):
+            return True
+        elements = _array_element(typ)
+        return elements is not None and (
+            any(self._is_record_like(get_proper_type(e)) for e in elements)
+            or self._element_problem(elements) is not None
+        )
+
+    def _is_record_like(self, typ: ProperType) -> bool:
+        if isinstance(typ, UnionType):
+            return any(self._is_record_like(get_proper_type(t)) for t in typ.items)
+        return isinstance(typ, Instance) and _is_model(typ.type)
+
+    def _element_problem(self, elements: list[Type]) -> str | None:
+        """Why array elements are not one concrete record type (None: they are fine)."""
+        proper = [get_proper_type(e) for e in elements]
+        if len(proper) > 1:  # a fixed-length tuple
+            if (
+                any(self._is_record_like(p) for p in proper)
+                and len({self._fmt(p) for p in proper}) > 1
+            ):
+                return "split it into one array per record type"
+            return None if not proper else self._element_problem([elements[0]])
+        if not proper:
+            return None
+        element = proper[0]
+        if isinstance(element, AnyType):
+            return 'declare a Record class for the rows and use "list[ThatRecord]"'
+        if isinstance(element, TypeVarLikeType):
+            return "use a concrete Record class instead of a type variable"
+        if _is_mapping(element):
+            return 'declare a Record class for the rows and use "list[ThatRecord]"'
+        if isinstance(element, Instance):
+            if element.type.fullname == "builtins.object":
+                return 'declare a Record class for the rows and use "list[ThatRecord]"'
+            if element.type.is_protocol:
+                return "use a concrete Record class instead of a protocol"
+            return None
+        if isinstance(element, UnionType):
+            items = [get_proper_type(t) for t in element.items]
+            if not any(self._is_record_like(t) for t in items):
+                return None
+            if any(isinstance(t, NoneType) for t in items) and len(items) == 2:
+                return "rows cannot be null, so drop None from the element type"
+            return "split it into one array per record type"
+        return None
+
+    # -- rule 5: encodable types --------------------------------------------------------------
+
+    def _check_supported(self, field: _Field) -> None:
+        if field.type is None:
+            return
+        problem = self._unsupported(field.type, frozenset(), 0)
+        if problem is None:
+            return
+        whole = self._fmt(field.type)
+        if problem.path:
+            dotted = ".".join([problem.path[0][1]] + [name for name, _ in problem.path])
+            why = f'field "{dotted}" has type "{problem.part}", {problem.what}'
+        elif problem.part == whole:
+            why = problem.what
+        else:
+            why = f'"{problem.part}" is {problem.what}'
+        self._fail(
+            f'Field "{field.name}" has type "{whole}", which ESON cannot encode ({why}); '
+            f"{_SUPPORTED_HINT}",
+            field.context,
+            UNSUPPORTED_TYPE,
+        )
+
+    def _unsupported(self, typ: Type, seen: frozenset[str], depth: int) -> _Unsupported | None:
+        """The first part of *typ* that has no cell codec, or ``None``."""
+        if depth > _MAX_DEPTH:
+            return None
+        proper = get_proper_type(typ)
+        if isinstance(proper, UnboundType):
+            self.reader.incomplete()
+            return None
+        if isinstance(proper, (AnyType, NoneType, LiteralType, TypeVarLikeType)):
+            return None
+        if isinstance(proper, (UnionType, TupleType)):
+            return self._first_unsupported(proper.items, seen, depth)
+        if isinstance(proper, TypedDictType):
+            return self._first_unsupported(proper.items.values(), seen, depth)
+        if isinstance(proper, (CallableType, Overloaded)):
+            return _Unsupported(self._fmt(proper), "a callable")
+        if isinstance(proper, TypeType):
+            return _Unsupported(self._fmt(proper), "a class object")
+        if isinstance(proper, Instance):
+            return self._unsupported_instance(proper, seen, depth)
+        return None
+
+    def _first_unsupported(
+        self, items: Iterable[Type], seen: frozenset[str], depth: int
+    ) -> _Unsupported | None:
+        for item in items:
+            found = self._unsupported(item, seen, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _unsupported_instance(
+        self, typ: Instance, seen: frozenset[str], depth: int
+    ) -> _Unsupported | None:
+        info = typ.type
+        if info.is_enum or info.fullname == "builtins.object":
+            return None
+        if _is_leaf(info, self.flavour, self.extra_types):
+            return None
+        for base in info.mro:
+            if base.fullname in CONTAINER_TYPES:
+                mapped = map_instance_to_supertype(typ, base)
+                return self._first_unsupported(mapped.args, seen, depth)
+        if _is_model(info):
+            return self._unsupported_in_model(typ, seen, depth)
+        what = "a protocol" if info.is_protocol else "a class without an ESON codec"
+        return _Unsupported(self._fmt(typ), what)
+
+    def _unsupported_in_model(
+        self, typ: Instance, seen: frozenset[str], depth: int
+    ) -> _Unsupported | None:
+        """Look inside a nested model that no ESON base class checks itself."""
+        info = typ.type
+        if eson_kind(info) is not None or info.fullname in seen:
+            return None
+        for field in self.reader.all_fields(info):
+            if field.type is None:
+                continue
+            field_type = expand_type_by_instance(field.type, typ)
+            found = self._unsupported(field_type, seen | {info.fullname}, depth + 1)
+            if found is not None:
+                return _Unsupported(found.part, found.what, ((field.name, info.name), *found.path))
+        return None
+
+
+@dataclass(frozen=True)
+class _Unsupported:
+    """Where a type has no codec: the part's text, what it is, and the fields leading there."""
+
+    part: str
+    what: str
+    path: tuple[tuple[str, str], ...] = ()
+
+
+# --------------------------------------------------------------------------------------
+# The plugin.
+# --------------------------------------------------------------------------------------
+
+
+def _load_extra_types(options: Options) -> frozenset[str]:
+    """Read ``extra_supported_types`` from the ``eson-mypy`` section of the mypy config."""
+    path = options.config_file
+    if not path:
+        return frozenset()
+    values: list[str] = []
+    try:
+        if path.endswith(".toml"):
+            with open(path, "rb") as handle:
+                section = tomllib.load(handle).get("tool", {}).get("eson-mypy", {})
+            raw = section.get("extra_supported_types", section.get("extra-supported-types", []))
+            values = [raw] if isinstance(raw, str) else [str(v) for v in raw]
+        else:
+            parser = configparser.ConfigParser()
+            parser.read(path, encoding="utf-8")
+            if parser.has_section("eson-mypy"):
+                values = [parser.get("eson-mypy", "extra_supported_types", fallback="")]
+    except (OSError, ValueError, configparser.Error, tomllib.TOMLDecodeError):
+        return frozenset()
+    return frozenset(name.strip() for value in values for name in value.split(",") if name.strip())
+
+
+class ESONPlugin(Plugin):
+    """mypy plugin for typed-eson; see the module docstring for what it reports."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.extra_types: frozenset[str] = _load_extra_types(options)
+
+    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        """Claim class definitions whose base derives from an ESON model base."""
+        if self._is_eson_class(fullname):
+            return partial(self._check_class, fullname)
+        return None
+
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        """Move this plugin ahead of others that would claim ESON classes first.
+
+        mypy asks plugins for a base-class hook in configuration order and uses only the
+        first answer; ``pydantic.mypy`` answers for every ``BaseModel`` subclass.  This
+        hook runs just before the base-class hooks of the same class, so it can make
+        ``plugins = ["pydantic.mypy", "eson.mypy"]`` behave like the opposite order.
+        """
+        if self._is_eson_class(fullname):
+            return partial(self._put_first, fullname)
+        return None
+
+    def _is_eson_class(self, fullname: str) -> bool:
+        sym = self.lookup_fully_qualified(fullname)
+        return (
+            sym is not None and isinstance(sym.node, TypeInfo) and eson_kind(sym.node) is not None
+        )
+
+    def _others(self, api: SemanticAnalyzerPluginInterface) -> Iterator[Plugin]:
+        chain = getattr(api, "plugin", None)
+        for other in getattr(chain, "_plugins", ()):
+            if other is not self and isinstance(other, Plugin):
+                yield other
+
+    def _put_first(self, fullname: str, ctx: ClassDefContext) -> None:
+        chain = getattr(ctx.api, "plugin", None)
+        plugins = getattr(chain, "_plugins", None)
+        if isinstance(plugins, list) and self in plugins and plugins[0] is not self:
+            plugins.remove(self)
+            plugins.insert(0, self)
+        for other in self._others(ctx.api):
+            hook = other.get_customize_class_mro_hook(fullname)
+            if hook is not None:
+                hook(ctx)
+                break
+
+    def _check_class(self, fullname: str, ctx: ClassDefContext) -> None:
+        _Checker(ctx, self.extra_types).run()
+        # mypy uses the first plugin that claims a base class; pass the class on to the
+        # next one (pydantic.mypy, typically) so that its own hook still runs.
+        for other in self._others(ctx.api):
+            hook = other.get_base_class_hook(fullname)
+            if hook is not None:
+                hook(ctx)
+                break
+
+
+def plugin(version: str) -> type[Plugin]:
+    """Entry point mypy calls to load the plugin (``plugins = ["eson.mypy"]``)."""
+    del version  # the plugin API used here is stable across mypy 1.10+ and 2.x
+    return ESONPlugin

@@ -1,0 +1,49 @@
+"""What type checkers infer for the typed API (checked by mypy, never imported)."""
+
+# Each marker comment must stay on the line it describes: no reformatting here.
+# fmt: off
+
+from typing_extensions import reveal_type
+
+import eson
+from eson.msgspec import Message as StructMessage
+from eson.msgspec import Record as StructRecord
+
+
+class Finding(eson.Record):
+    file: str
+    line: int
+
+
+class Review(eson.Message):
+    findings: list[Finding]
+
+
+class FollowUp(Review):
+    reason: str
+
+
+class Hit(StructRecord):
+    line: int
+
+
+class Scan(StructMessage, number=True):
+    hits: list[Hit]
+
+
+text = "!eson/1\n"
+
+reveal_type(Review.from_eson(text))  # N: Revealed type is "api_reveal.Review"
+reveal_type(FollowUp.from_eson(text.encode()))  # N: Revealed type is "api_reveal.FollowUp"
+reveal_type(Scan.from_eson(text))  # N: Revealed type is "api_reveal.Scan"
+reveal_type(Review.from_eson(text).to_eson())  # N: Revealed type is "str"
+reveal_type(eson.decode(text, type=Review))  # N: Revealed type is "api_reveal.Review"
+reveal_type(eson.decode(text, type=Scan))  # N: Revealed type is "api_reveal.Scan"
+reveal_type(eson.decode(text))  # N: Revealed type is "dict[str, Any]"
+reveal_type(eson.try_decode(text, type=Review))  # N: Revealed type is "eson.api.DecodeResult[api_reveal.Review]"
+reveal_type(eson.try_decode(text, type=Review).value)  # N: Revealed type is "api_reveal.Review | None"
+decoder = eson.Decoder(FollowUp)
+reveal_type(decoder)  # N: Revealed type is "eson.api.Decoder[api_reveal.FollowUp]"
+reveal_type(decoder.decode(text))  # N: Revealed type is "api_reveal.FollowUp"
+reveal_type(eson.Decoder(Scan).decode(text))  # N: Revealed type is "api_reveal.Scan"
+reveal_type(eson.Decoder())  # N: Revealed type is "eson.api.Decoder[dict[str, Any]]"
