@@ -14,11 +14,10 @@ from eson.codecs.eson_columns import (
     decode_numbers,
     encode_booleans,
     encode_numbers,
-    encode_strings,
 )
 from eson.codecs.eson_decode import split_columns
 from eson.errors import DecodeError, EncodeError
-from eson.wire.eson_cells import decode_column, encode_column, encode_str
+from eson.wire.eson_cells import decode_column, encode_column, encode_str, encode_str_column
 from eson.wire.eson_reader import scan_sections, split_rows
 
 FAST = settings(max_examples=300, deadline=None)
@@ -36,9 +35,33 @@ number_texts = st.one_of(
     st.integers().map(str),
     st.floats(allow_nan=False).map(repr),
     st.from_regex(r"-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,5})?([eE][+-]?[0-9]{1,4})?", fullmatch=True),
-    st.sampled_from(["01", "1.", ".5", "+1", " 1", "1 ", "-", "1e999", "-0", "NaN", "Infinity", "1,2", "[1]", "[1", "2]", "true", "null", "", "\u0661"]),
+    st.sampled_from(
+        [
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            " 1",
+            "1 ",
+            "-",
+            "1e999",
+            "-0",
+            "NaN",
+            "Infinity",
+            "1,2",
+            "[1]",
+            "[1",
+            "2]",
+            "true",
+            "null",
+            "",
+            "\u0661",
+        ]
+    ),
 )
-cell_texts = st.one_of(number_texts, st.text(max_size=6), st.sampled_from(['"x"', "{}", "[]", "null", "true", "false"]))
+cell_texts = st.one_of(
+    number_texts, st.text(max_size=6), st.sampled_from(['"x"', "{}", "[]", "null", "true", "false"])
+)
 
 
 def generic_encode(values: list[Any]) -> list[str] | None:
@@ -81,7 +104,11 @@ def test_encode_numbers_takes_plain_int_columns(values: list[int]) -> None:
 
 
 @FAST
-@given(st.lists(st.floats(-1e15, 1e15).filter(lambda x: x == 0 or abs(x) >= 1e-4), min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.floats(-1e15, 1e15).filter(lambda x: x == 0 or abs(x) >= 1e-4), min_size=1, max_size=8
+    )
+)
 def test_encode_numbers_takes_ordinary_float_columns(values: list[float]) -> None:
     assert encode_numbers(values, ints=False) == generic_encode(values)
 
@@ -96,8 +123,8 @@ strings = st.one_of(
 
 @FAST
 @given(st.lists(strings, max_size=8))
-def test_encode_strings_matches_encode_str(values: list[str]) -> None:
-    assert list(encode_strings(values)) == [encode_str(value) for value in values]
+def test_encode_str_column_matches_encode_str(values: list[str]) -> None:
+    assert list(encode_str_column(values)) == [encode_str(value) for value in values]
 
 
 @FAST
@@ -130,17 +157,29 @@ def test_decode_integers_takes_integer_columns(values: list[int]) -> None:
 
 
 @FAST
-@given(st.lists(st.text(alphabet="abc xyz/._", min_size=1, max_size=8).filter(lambda s: s.strip() == s), min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.text(alphabet="abc xyz/._", min_size=1, max_size=8).filter(lambda s: s.strip() == s),
+        min_size=1,
+        max_size=8,
+    )
+)
 def test_decode_bare_strings_takes_plain_text(texts: list[str]) -> None:
     assert decode_bare_strings(texts) == texts
 
 
-rows = st.lists(st.lists(st.sampled_from(["1", "2", "a", "", "x y", "3"]), min_size=0, max_size=4), min_size=0, max_size=5)
+rows = st.lists(
+    st.lists(st.sampled_from(["1", "2", "a", "", "x y", "3"]), min_size=0, max_size=4),
+    min_size=0,
+    max_size=5,
+)
 
 
 @FAST
 @given(rows, st.integers(0, 4), st.booleans())
-def test_split_columns_matches_split_rows(body: list[list[str]], width: int, numbered: bool) -> None:
+def test_split_columns_matches_split_rows(
+    body: list[list[str]], width: int, numbered: bool
+) -> None:
     fields = ["n", "b", "c", "d"][:width] if numbered else ["a", "b", "c", "d"][:width]
     lines = ["\t".join(cells) for cells in body]
     head = f"rows[{len(lines)}]{{{','.join(fields)}}}"

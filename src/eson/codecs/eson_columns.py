@@ -21,14 +21,11 @@ do return, the result is exactly what the generic functions give:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
 import msgspec
-
-from eson.wire.eson_cells import encode_str
 
 __all__ = [
     "decode_bare_strings",
@@ -36,28 +33,13 @@ __all__ = [
     "decode_numbers",
     "encode_booleans",
     "encode_numbers",
-    "encode_strings",
 ]
 
 _json_encode = msgspec.json.encode
 _integers = msgspec.json.Decoder(list[int])
 _numbers = msgspec.json.Decoder(list[int | float])
-# Indexing is cheaper than slicing; an empty string raises IndexError (and
-# then takes the slow path, which quotes it).
+# Indexing is cheaper than slicing; an empty cell raises IndexError.
 _first_char = itemgetter(0)
-_last_char = itemgetter(-1)
-# JavaScript's trim() set (WhiteSpace and LineTerminator): a bare string
-# neither starts nor ends with one of these.
-_JS_SPACE = frozenset(
-    "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
-    + "".join(map(chr, range(0x2000, 0x200B)))
-)
-# First characters that may make a string need quotes.
-_QUOTED_FIRST = _JS_SPACE | frozenset(['"', "[", "{", "-", *"0123456789"])
-_QUOTED_LAST = _JS_SPACE
-# Characters that force quotes anywhere in a non-ASCII string (TAB, CR, LF are
-# checked apart): the line separators and lone surrogates.
-_QUOTED_INSIDE = re.compile("[\u2028\u2029\ud800-\udfff]")
 # A cell starting with one of these is not a bare string (ESON section 2).
 _NOT_BARE_FIRST = frozenset('"[{-0123456789')
 _LITERALS = frozenset({"null", "true", "false"})
@@ -89,33 +71,6 @@ def encode_numbers(
     if not floats and "." in inner:
         return None
     return inner.split(",")
-
-
-def encode_strings(values: Sequence[str]) -> Sequence[str]:
-    """Cells of a column of strings; equal to ``[encode_str(v) for v in values]``.
-
-    The common case -- every string may be written bare -- is decided with a
-    handful of C-level passes and returns ``values`` itself.
-
-    Raises:
-        TypeError: if a value is not a string.
-    """
-    joined = "".join(values)
-    try:
-        bare = (
-            "\n" not in joined
-            and "\t" not in joined
-            and "\r" not in joined
-            and (joined.isascii() or _QUOTED_INSIDE.search(joined) is None)
-            and _QUOTED_FIRST.isdisjoint(map(_first_char, values))
-            and _QUOTED_LAST.isdisjoint(map(_last_char, values))
-            and _LITERALS.isdisjoint(values)
-        )
-    except IndexError:  # an empty string
-        bare = False
-    if bare:
-        return values
-    return [encode_str(value) for value in values]
 
 
 def encode_booleans(values: Sequence[Any]) -> list[str] | None:

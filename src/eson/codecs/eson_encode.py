@@ -24,12 +24,12 @@ from functools import partial
 from operator import attrgetter
 from typing import Any
 
-from eson.codecs.eson_columns import encode_booleans, encode_numbers, encode_strings
+from eson.codecs.eson_columns import encode_booleans, encode_numbers
 from eson.codecs.generated import compile_function
 from eson.errors import EncodeError
 from eson.schema.binding import Binding, FieldSpec
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
-from eson.wire.eson_cells import encode_cell, encode_column, encode_str
+from eson.wire.eson_cells import encode_cell, encode_column, encode_str, encode_str_column
 from eson.wire.eson_reader import HEADER
 from eson.wire.eson_writer import encode_document, write_entry
 
@@ -120,7 +120,7 @@ def _column_encoder(
                 return cells
         elif strings:
             try:  # a str subclass gives the same cell as its str value
-                return encode_strings(values)
+                return encode_str_column(values)
             except TypeError:  # not all strings
                 pass
         if not plain.issuperset(map(type, values)):

@@ -49,15 +49,16 @@ _QUOTE_TRIGGER = re.compile(
     rf'\A[{_JS_SPACE}"\[{{]|[{_JS_SPACE}]\Z|[\t\n\r\u2028\u2029\ud800-\udfff]'
 )
 # Column fast paths look at the set of first and last characters of a column.
-_first_char = itemgetter(slice(None, 1))
-_last_char = itemgetter(slice(-1, None))
+# Indexing is cheaper than slicing; an empty string raises IndexError.
+_first_char = itemgetter(0)
+_last_char = itemgetter(-1)
 _JS_SPACE_CHARS = frozenset(
     "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
     + "".join(map(chr, range(0x2000, 0x200B)))
 )
 # A string starting with one of these might need quotes ("" and "01" among them).
-_SUSPECT_FIRST = _JS_SPACE_CHARS | frozenset(["", '"', "[", "{", "-", *"0123456789"])
-_SUSPECT_LAST = _JS_SPACE_CHARS | {""}
+_SUSPECT_FIRST = _JS_SPACE_CHARS | frozenset(['"', "[", "{", "-", *"0123456789"])
+_SUSPECT_LAST = _JS_SPACE_CHARS
 _UNSAFE_INSIDE = re.compile("[\t\r\u2028\u2029\ud800-\udfff]")
 # Decoding: cells starting with one of these are not bare strings.
 _NOT_BARE_FIRST = frozenset(['"', "[", "{", "-", *"0123456789"])
@@ -170,19 +171,30 @@ def encode_column(values: Sequence[object]) -> list[str]:
 
 
 def encode_str_column(values: Sequence[str]) -> list[str]:
-    """Encode a column of ``str``; equal to ``[encode_str(v) for v in values]``."""
-    joined = "\n".join(values)
-    if (
-        joined.count("\n") == len(values) - 1
-        and _SUSPECT_FIRST.isdisjoint(map(_first_char, values))
-        and _SUSPECT_LAST.isdisjoint(map(_last_char, values))
-        and (
-            (joined.isascii() and "\t" not in joined and "\r" not in joined)
-            or _UNSAFE_INSIDE.search(joined) is None
+    """Encode a column of ``str``; equal to ``[encode_str(v) for v in values]``.
+
+    The common case -- every string may be written bare -- is decided with a
+    handful of C-level passes over the joined column and its first and last
+    characters.
+
+    Raises:
+        TypeError: if a value is not a ``str``.
+    """
+    joined = "".join(values)
+    try:
+        bare = (
+            "\n" not in joined
+            and "\t" not in joined
+            and "\r" not in joined
+            and (joined.isascii() or _UNSAFE_INSIDE.search(joined) is None)
+            and _SUSPECT_FIRST.isdisjoint(map(_first_char, values))
+            and _SUSPECT_LAST.isdisjoint(map(_last_char, values))
+            and _LITERALS.keys().isdisjoint(values)
         )
-        and _LITERALS.keys().isdisjoint(values)
-    ):
-        return list(values)
+    except IndexError:  # an empty string, which needs quotes
+        bare = False
+    if bare:
+        return values if type(values) is list else list(values)
     return [encode_str(value) for value in values]
 
 
@@ -227,7 +239,7 @@ def decode_column(texts: Sequence[str]) -> list[Any]:
     """
     if not texts:
         return []
-    if _NOT_BARE_FIRST.isdisjoint(map(_first_char, texts)):
+    if "" not in texts and _NOT_BARE_FIRST.isdisjoint(map(_first_char, texts)):
         if _LITERALS.keys().isdisjoint(texts):
             return list(texts)
         if _BOOL_WORDS.issuperset(texts):
