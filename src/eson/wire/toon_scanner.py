@@ -1,0 +1,225 @@
+"""TOON lexing: text into indented lines, and lines into quote-aware pieces.
+
+:func:`scan_lines` is the decoder's first pass.  It splits the text into
+lines (a CR before the LF belongs to the line break), drops comment lines,
+checks the indentation and records each remaining line's depth, content and
+line number, plus where blank lines were, which matter inside arrays.
+
+:func:`find_unquoted` and :func:`split_cells` look inside one line while
+skipping over quoted strings, so a colon or delimiter inside quotes is data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import methodcaller
+
+from eson.errors import TOONError
+from eson.wire.toon_quoting import DELIMITERS
+
+__all__ = ["ScannedLines", "find_unquoted", "scan_lines", "split_cells", "split_table"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedLines:
+    """The non-blank, non-comment lines of a document, as parallel lists.
+
+    Attributes:
+        depths: Indentation depth of each line (leading spaces // indent size).
+        contents: Each line without its indentation and line break.
+        numbers: 1-based line number of each line in the original text.
+        blank_before: For each line, the number of the first blank line
+            between it and the previous kept line, or 0 when there is none
+            (comment lines are not blank lines).
+    """
+
+    depths: list[int]
+    contents: list[str]
+    numbers: list[int]
+    blank_before: list[int]
+
+
+def scan_lines(text: str, indent_size: int = 2, strict: bool = True) -> ScannedLines:
+    """Split ``text`` into the lines the parser sees.
+
+    Comment lines (first non-space character ``#``) are removed.  Lines that
+    hold only spaces and tabs are blank.  Tabs are never indentation, in
+    either mode.  In strict mode the leading spaces must be a multiple of
+    ``indent_size``; otherwise the depth is rounded down.
+
+    Raises:
+        TOONError: for a tab in the indentation, or (strict) an indentation
+            that is not a multiple of ``indent_size``.
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")  # a CR before LF is part of the line break
+        if text.endswith("\r"):
+            text = text[:-1]
+    lines = text.split("\n")
+    if lines[-1] == "" and len(lines) > 1:
+        lines.pop()  # the final line break
+    depths: list[int] = []
+    contents: list[str] = []
+    numbers: list[int] = []
+    blank_before: list[int] = []
+    pending_blank = 0
+    number = 0
+    for line in lines:
+        number += 1
+        content = line.lstrip(" ")
+        if not content:
+            if not pending_blank:
+                pending_blank = number
+            continue
+        first = content[0]
+        if first == "#":
+            continue
+        if first == "\t":
+            if not content.strip(" \t"):
+                if not pending_blank:
+                    pending_blank = number
+                continue
+            raise TOONError("tab character in indentation", line=number)
+        indent = len(line) - len(content)
+        if indent % indent_size and strict:
+            raise TOONError(
+                f"indentation of {indent} spaces is not a multiple of {indent_size}",
+                line=number,
+            )
+        depths.append(indent // indent_size)
+        contents.append(content)
+        numbers.append(number)
+        blank_before.append(pending_blank)
+        pending_blank = 0
+    return ScannedLines(depths, contents, numbers, blank_before)
+
+
+# The rest of a quoted string after its opening quote, through the closing one.
+_QUOTED_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+
+
+def find_unquoted(text: str, char: str, start: int = 0) -> int:
+    """Return the index of the first ``char`` at or after ``start`` outside quotes, or -1.
+
+    A ``"`` opens a quoted stretch that ends at the next ``"`` not escaped by
+    a backslash; an unterminated stretch runs to the end of the text.
+    """
+    found = text.find(char, start)
+    if found < 0:
+        return -1
+    pos = start
+    while True:
+        opening = text.find('"', pos)
+        if opening < 0 or found < opening:
+            return found
+        match = _QUOTED_REST.match(text, opening + 1)
+        if match is None:
+            return -1
+        pos = match.end()
+        if found < pos:
+            found = text.find(char, pos)
+            if found < 0:
+                return -1
+
+
+# One cell: runs of ordinary characters and quoted strings, up to a delimiter.
+_CELL = {
+    d: re.compile(rf'(?:[^"{re.escape(d)}]+|"[^"\\]*(?:\\.[^"\\]*)*"?)*', re.S) for d in DELIMITERS
+}
+
+
+def split_cells(text: str, delimiter: str) -> list[str]:
+    """Split ``text`` on unquoted ``delimiter`` s, trimming spaces around each piece.
+
+    Empty pieces are kept (they decode to the empty string); the empty text
+    is one empty piece.  Quotes are left in place for :func:`parse_primitive`.
+    """
+    cells = _split_quoted(text, delimiter) if '"' in text else text.split(delimiter)
+    if " " in text:
+        return [cell.strip(" ") for cell in cells]
+    return cells
+
+
+# With balanced quotes and no backslashes: one cell, then its delimiter.
+_SIMPLE_CELL = {
+    d: re.compile(rf'((?:[^"{re.escape(d)}]+|"[^"]*")*){re.escape(d)}') for d in DELIMITERS
+}
+
+
+def _split_quoted(text: str, delimiter: str) -> list[str]:
+    if "\\" not in text and not text.count('"') & 1:
+        return _SIMPLE_CELL[delimiter].findall(text + delimiter)
+    pattern = _CELL[delimiter]
+    cells = []
+    pos = 0
+    end_of_text = len(text)
+    while True:
+        match = pattern.match(text, pos)
+        assert match is not None  # the pattern also matches the empty string
+        end = match.end()
+        cells.append(text[pos:end])
+        if end >= end_of_text:
+            return cells
+        pos = end + 1
+
+
+_strip_spaces = methodcaller("strip", " ")
+
+
+def split_table(
+    rows: Sequence[str], delimiter: str, width: int, *, pad: bool = False
+) -> list[list[str]]:
+    """Split tabular rows into ``width`` columns of trimmed cell tokens.
+
+    The result is column-major: ``columns[j][i]`` is cell ``j`` of row ``i``.
+    Rows are split in bulk with ``str`` methods; only rows holding quotes
+    get the quote-aware :func:`split_cells` treatment.
+
+    Args:
+        rows: The row texts (without indentation).
+        delimiter: The active delimiter.
+        width: The number of cells each row must have.
+        pad: Instead of raising, cut long rows and fill short ones with
+            ``"null"`` tokens (non-strict decoding).
+
+    Raises:
+        TOONError: for a row with the wrong number of cells, with ``row`` set
+            to its 1-based position in ``rows`` (no line number).
+    """
+    if not rows:
+        return [[] for _ in range(width)]
+    joined = delimiter.join(rows)
+    quoted = '"' in joined
+    if not quoted:
+        counts = list(map(methodcaller("count", delimiter), rows))
+        if counts.count(width - 1) == len(rows):  # one split for the whole table
+            cells = joined.split(delimiter)
+            if _needs_trim(joined, delimiter):
+                cells = list(map(_strip_spaces, cells))
+            return [cells[column::width] for column in range(width)]
+    table = list(map(methodcaller("split", delimiter), rows))
+    if quoted:
+        for number, row in enumerate(rows):
+            if '"' in row:
+                table[number] = split_cells(row, delimiter)
+    if _needs_trim(joined, delimiter):
+        table = [list(map(_strip_spaces, cells)) for cells in table]
+    if list(map(len, table)).count(width) != len(table):
+        for number, cells in enumerate(table):
+            if len(cells) != width:
+                if not pad:
+                    raise TOONError(f"expected {width} cells, got {len(cells)}", row=number + 1)
+                table[number] = (cells + ["null"] * width)[:width]
+    return list(map(list, zip(*table)))
+
+
+def _needs_trim(joined: str, delimiter: str) -> bool:
+    """Whether a cell of the delimiter-joined rows has a leading or trailing space."""
+    return (
+        " " + delimiter in joined
+        or delimiter + " " in joined
+        or joined[:1] == " "
+        or joined[-1:] == " "
+    )
