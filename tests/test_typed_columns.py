@@ -15,10 +15,9 @@ from eson.codecs.eson_columns import (
     encode_booleans,
     encode_numbers,
 )
-from eson.codecs.eson_decode import split_columns
 from eson.errors import DecodeError, EncodeError
 from eson.wire.eson_cells import decode_column, encode_column, encode_str, encode_str_column
-from eson.wire.eson_reader import scan_sections, split_rows
+from eson.wire.eson_reader import scan_sections, split_columns, split_rows
 
 FAST = settings(max_examples=300, deadline=None)
 

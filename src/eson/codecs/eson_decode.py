@@ -37,55 +37,13 @@ from eson.wire.eson_reader import (
     decode_section,
     record_builder,
     scan_sections,
-    split_rows,
+    split_columns,
 )
 
-__all__ = ["DocumentReader", "document_reader", "split_columns"]
+__all__ = ["DocumentReader", "document_reader"]
 
 SectionDecoder = Callable[[Section], Any]
 ColumnDecoder = Callable[[Sequence[str]], tuple[list[Any], bool]]
-
-_number_texts: list[str] = []
-
-
-def _numbers(count: int) -> list[str]:
-    if len(_number_texts) < count:
-        _number_texts.extend(map(str, range(len(_number_texts) + 1, count + 1)))
-    return _number_texts[:count]
-
-
-def split_columns(section: Section) -> list[list[str]]:
-    """Cut a record section's body into columns of cell texts.
-
-    Equal to transposing :func:`eson.wire.eson_reader.split_rows` (and as
-    strict: cell counts and the reserved ``n`` sequence are checked), but
-    done with one split of the whole body instead of one per row.  On any
-    irregularity it defers to ``split_rows`` for the precise error.
-
-    Raises:
-        DecodeError: for a row with the wrong number of cells or a broken
-            ``n`` sequence, naming the line.
-    """
-    fields = section.fields or ()
-    width = len(fields)
-    body = section.body
-    count = len(body)
-    if width == 0 or count == 0:
-        return [list(column) for column in zip(*split_rows(section))] or [[] for _ in fields]
-    # Rows are joined with a marker cell "\n", which no real cell can hold:
-    # every row has `width` cells iff each marker sits at its slot.
-    cells = "\t\n\t".join(body).split("\t")
-    stride = width + 1
-    if len(cells) != count * stride - 1 or (
-        count > 1 and cells[width::stride].count("\n") != count - 1
-    ):
-        rows = split_rows(section)  # raises the precise error
-        return [list(column) for column in zip(*rows)]
-    columns = [cells[position::stride] for position in range(width)]
-    if fields[0] == "n" and columns[0] != _numbers(count):
-        rows = split_rows(section)  # raises unless the numbers are merely spelled oddly
-        return [list(column) for column in zip(*rows)]
-    return columns
 
 
 def _located(exc: DecodeError, section: Section, field: str | None) -> DecodeError:
@@ -221,13 +179,14 @@ class DocumentReader:
             item.wire: _entry_decoder(item) for item in schema.fields if not item.output_only
         }
 
-    def plain(self, data: str | bytes | bytearray | memoryview) -> tuple[dict[str, Any], list[Section]]:
+    def plain(
+        self, data: str | bytes | bytearray | memoryview
+    ) -> tuple[dict[str, Any], list[Section]]:
         """Decode the text into the plain document the framework validates."""
         sections = scan_sections(data)
         entries = self.entries
         document = {
-            section.name: entries.get(section.name, decode_section)(section)
-            for section in sections
+            section.name: entries.get(section.name, decode_section)(section) for section in sections
         }
         return document, sections
 

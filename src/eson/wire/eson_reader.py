@@ -33,7 +33,9 @@ __all__ = [
     "Section",
     "SectionKind",
     "decode_document",
+    "row_numbers",
     "scan_sections",
+    "split_columns",
     "split_rows",
     "text_of",
 ]
@@ -229,9 +231,55 @@ def split_rows(section: Section) -> list[list[str]]:
     return rows
 
 
+_ROW_NUMBERS: list[str] = []
+_ROW_NUMBERS_CACHED = 100_000
+
+
+def row_numbers(count: int) -> list[str]:
+    """The texts ``"1"`` .. ``str(count)``: what a reserved ``n`` column holds."""
+    if count > _ROW_NUMBERS_CACHED:
+        return [str(number) for number in range(1, count + 1)]
+    if len(_ROW_NUMBERS) < count:
+        _ROW_NUMBERS.extend(map(str, range(len(_ROW_NUMBERS) + 1, count + 1)))
+    return _ROW_NUMBERS[:count]
+
+
+def split_columns(section: Section) -> list[list[str]]:
+    """Cut a record section's body into columns of cell texts.
+
+    Equal to transposing :func:`eson.wire.eson_reader.split_rows` (and as
+    strict: cell counts and the reserved ``n`` sequence are checked), but
+    done with one split of the whole body instead of one per row.  On any
+    irregularity it defers to ``split_rows`` for the precise error.
+
+    Raises:
+        DecodeError: for a row with the wrong number of cells or a broken
+            ``n`` sequence, naming the line.
+    """
+    fields = section.fields or ()
+    width = len(fields)
+    body = section.body
+    count = len(body)
+    if width == 0 or count == 0:
+        return [list(column) for column in zip(*split_rows(section))] or [[] for _ in fields]
+    # Rows are joined with a marker cell "\n", which no real cell can hold:
+    # every row has `width` cells iff each marker sits at its slot.
+    cells = "\t\n\t".join(body).split("\t")
+    stride = width + 1
+    if len(cells) != count * stride - 1 or (
+        count > 1 and cells[width::stride].count("\n") != count - 1
+    ):
+        rows = split_rows(section)  # raises the precise error
+        return [list(column) for column in zip(*rows)]
+    columns = [cells[position::stride] for position in range(width)]
+    if fields[0] == "n" and columns[0] != row_numbers(count):
+        rows = split_rows(section)  # raises unless the numbers are merely spelled oddly
+        return [list(column) for column in zip(*rows)]
+    return columns
+
+
 def _check_numbering(section: Section, rows: list[list[str]]) -> None:
-    expected = [str(number) for number in range(1, len(rows) + 1)]
-    if [cells[0] for cells in rows] == expected:
+    if [cells[0] for cells in rows] == row_numbers(len(rows)):
         return
     for offset, cells in enumerate(rows):
         number = offset + 1
@@ -259,11 +307,10 @@ def _check_numbering(section: Section, rows: list[list[str]]) -> None:
 def decode_records(section: Section) -> list[dict[str, Any]]:
     """Decode a ``records`` or ``record`` section into a list of dicts."""
     fields = section.fields or ()
-    rows = split_rows(section)
     if not fields:
-        return [{} for _ in rows]
+        return [{} for _ in split_rows(section)]
     columns: list[list[Any]] = []
-    for position, column in enumerate(zip(*rows)):
+    for position, column in enumerate(split_columns(section)):
         try:
             columns.append(decode_column(column))
         except DecodeError as exc:
@@ -275,7 +322,7 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
                 row=row,
                 field=fields[position],
             ) from None
-    if len(rows) < _BUILDER_THRESHOLD:
+    if section.count < _BUILDER_THRESHOLD:
         return [dict(zip(fields, values)) for values in zip(*columns)]
     return list(map(record_builder(fields), *columns))
 
