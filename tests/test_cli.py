@@ -92,8 +92,9 @@ def test_demo_runs_as_a_module() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "eson", "demo"], capture_output=True, text=True, check=True
     )
-    assert "--- ESON (" in done.stdout and "--- compact JSON (" in done.stdout
+    assert "--- ESON: handoff.to_eson() (" in done.stdout and "--- compact JSON" in done.stdout
     assert "shorter" in done.stdout
+    assert 'line 9: findings row 2 (line): expected int, got "one-eighteen"' in done.stdout
 
 
 def test_console_script_round_trip() -> None:
