@@ -67,8 +67,11 @@ def test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ],
 )
 def test_invalid_input_exits_1_with_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-    argv: list[str], stdin: bytes, message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    stdin: bytes,
+    message: str,
 ) -> None:
     code, out = run(monkeypatch, argv, stdin)
     err = capsys.readouterr().err
@@ -78,8 +81,14 @@ def test_invalid_input_exits_1_with_one_line(
 
 @pytest.mark.parametrize(
     "argv",
-    [[], ["bogus"], ["decode", "--indent", "-1"], ["encode", "--nope"], ["toon"],
-     ["toon", "encode", "--delimiter", ";"]],
+    [
+        [],
+        ["bogus"],
+        ["decode", "--indent", "-1"],
+        ["encode", "--nope"],
+        ["toon"],
+        ["toon", "encode", "--delimiter", ";"],
+    ],
 )
 def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
@@ -100,12 +109,18 @@ def test_demo_runs_as_a_module() -> None:
 def test_console_script_round_trip() -> None:
     value: dict[str, Any] = {"kind": "x", "rows": [{"a": 1}, {"a": 2}]}
     encoded = subprocess.run(
-        [sys.executable, "-m", "eson", "encode"], input=json.dumps(value),
-        capture_output=True, text=True, check=True,
+        [sys.executable, "-m", "eson", "encode"],
+        input=json.dumps(value),
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     decoded = subprocess.run(
-        [sys.executable, "-m", "eson", "decode"], input=encoded,
-        capture_output=True, text=True, check=True,
+        [sys.executable, "-m", "eson", "decode"],
+        input=encoded,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert json.loads(decoded) == value
     failed = subprocess.run(
@@ -113,3 +128,22 @@ def test_console_script_round_trip() -> None:
     )
     assert failed.returncode == 1
     assert failed.stderr == "error: line 1: expected the header !eson/1, got 'nope'\n"
+
+
+def test_toon_commands(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    source = json.dumps({"items": [{"id": 1, "name": "a b"}, {"id": 2, "name": "c"}]}).encode()
+    code, text = run(monkeypatch, ["toon", "encode"], source)
+    assert code == 0 and text == "items[2]{id,name}:\n  1,a b\n  2,c\n"
+    code, text = run(monkeypatch, ["toon", "encode", "--delimiter", "tab", "--indent", "4"], source)
+    assert code == 0 and text == "items[2\t]{id\tname}:\n    1\ta b\n    2\tc\n"
+    code, out = run(monkeypatch, ["toon", "decode", "--indent", "4"], text.encode())
+    assert code == 0 and json.loads(out) == json.loads(source)
+    code, out = run(monkeypatch, ["toon", "decode", "--json-indent", "2"], b"a: 1\n")
+    assert code == 0 and out == '{\n  "a": 1\n}\n'
+    # Strict decoding rejects a short table; --no-strict reads what is there.
+    short = b"items[3]{id}:\n  1\n  2\n"
+    code, out = run(monkeypatch, ["toon", "decode"], short)
+    err = capsys.readouterr().err
+    assert code == 1 and out == "" and err.startswith("error: line ")
+    code, out = run(monkeypatch, ["toon", "decode", "--no-strict"], short)
+    assert code == 0 and json.loads(out) == {"items": [{"id": 1}, {"id": 2}]}

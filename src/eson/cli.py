@@ -104,7 +104,8 @@ def _toon_encode(args: argparse.Namespace) -> str:
     from eson import toon
 
     value = _load_json(_read(args.file))
-    return toon.encode(value, delimiter=args.delimiter, indent_size=args.indent)
+    # TOON documents end without a line feed; a text file or terminal wants one.
+    return toon.encode(value, delimiter=args.delimiter, indent_size=args.indent) + "\n"
 
 
 def _toon_decode(args: argparse.Namespace) -> str:
