@@ -18,7 +18,7 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handoff import make_handoff
-from timing import best_seconds, machine, report
+from timing import interleaved_best, machine, report
 
 import eson
 
@@ -36,18 +36,20 @@ def main() -> None:
 
     encoder = msgspec.json.Encoder()
     decoder = msgspec.json.Decoder()
-    enc = {
-        "json.dumps": best_seconds(
-            lambda: json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        ),
-        "msgspec.json": best_seconds(lambda: encoder.encode(value)),
-    }
-    dec = {
-        "json.loads": best_seconds(lambda: json.loads(json_text)),
-        "msgspec.json": best_seconds(lambda: decoder.decode(msgspec_bytes)),
-    }
-    eson_enc = best_seconds(lambda: eson.encode(value))
-    eson_dec = best_seconds(lambda: eson.decode(eson_text))
+    timed = interleaved_best(
+        {
+            "eson.encode": lambda: eson.encode(value),
+            "json.dumps": lambda: json.dumps(value, separators=(",", ":"), ensure_ascii=False),
+            "msgspec.json encode": lambda: encoder.encode(value),
+            "eson.decode": lambda: eson.decode(eson_text),
+            "json.loads": lambda: json.loads(json_text),
+            "msgspec.json decode": lambda: decoder.decode(msgspec_bytes),
+        }
+    )
+    enc = {"json.dumps": timed["json.dumps"], "msgspec.json": timed["msgspec.json encode"]}
+    dec = {"json.loads": timed["json.loads"], "msgspec.json": timed["msgspec.json decode"]}
+    eson_enc = timed["eson.encode"]
+    eson_dec = timed["eson.decode"]
 
     print(f"handoff: {args.records} records; {machine()}")
     print(

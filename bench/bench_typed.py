@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import timeit
-from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -34,7 +32,7 @@ import pydantic
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handoff import make_handoff
-from timing import machine
+from timing import interleaved_best, machine
 
 import eson
 import eson.msgspec
@@ -73,21 +71,7 @@ class PHandoff(eson.Message):
 
 
 Timed = dict[str, float]
-
-
-def _time(cases: dict[str, Callable[[], object]], rounds: int = 15) -> Timed:
-    """Best per-call time of each case, measured in interleaved rounds.
-
-    Interleaving gives every case the same share of a busy machine's quiet
-    moments, so the ratios between cases stay meaningful under load.
-    """
-    timers = {label: timeit.Timer(function) for label, function in cases.items()}
-    batch = {label: max(1, timer.autorange()[0] // 4) for label, timer in timers.items()}
-    best = dict.fromkeys(cases, float("inf"))
-    for _ in range(rounds):
-        for label, timer in timers.items():
-            best[label] = min(best[label], timer.timeit(batch[label]) / batch[label])
-    return best
+_time = interleaved_best
 
 
 def bench_msgspec(records: int) -> Timed:

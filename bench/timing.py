@@ -8,13 +8,19 @@ import timeit
 from collections.abc import Callable
 
 
-def best_seconds(function: Callable[[], object], *, repeat: int = 7, number: int = 0) -> float:
-    """Best per-call time of ``function`` over ``repeat`` timed batches."""
-    timer = timeit.Timer(function)
-    if number <= 0:
-        number, _ = timer.autorange()
-        number = max(1, number // 2)
-    return min(timer.repeat(repeat=repeat, number=number)) / number
+def interleaved_best(cases: dict[str, Callable[[], object]], rounds: int = 15) -> dict[str, float]:
+    """Best per-call seconds of each case, measured in interleaved rounds.
+
+    Interleaving gives every case the same share of a busy machine's quiet
+    moments, so the ratios between cases stay meaningful under load.
+    """
+    timers = {label: timeit.Timer(function) for label, function in cases.items()}
+    batch = {label: max(1, timer.autorange()[0] // 4) for label, timer in timers.items()}
+    best = dict.fromkeys(cases, float("inf"))
+    for _ in range(rounds):
+        for label, timer in timers.items():
+            best[label] = min(best[label], timer.timeit(batch[label]) / batch[label])
+    return best
 
 
 def machine() -> str:
