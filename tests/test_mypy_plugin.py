@@ -13,7 +13,9 @@ without markers must come out clean.
 
 The same markers drive the runtime-parity tests: every class holding an ``eson-*``
 marker is defined on its own at run time and must raise ``TypeError`` naming that
-code, so the type-time and run-time enforcement cannot drift apart.
+code, so the type-time and run-time enforcement cannot drift apart.  A class breaking
+several rules holds one marker per broken field; the runtime raises the first of
+those codes in rule order (``CHECK_ORDER``).
 """
 
 from __future__ import annotations
@@ -58,10 +60,23 @@ RULE_CODES = (
     "eson-duplicate-name",
     "eson-unsupported-type",
 )
+#: The order in which both sides check a class (eson.schema.rules.CHECK_ORDER).
+CHECK_ORDER = (
+    "eson-duplicate-name",
+    "eson-wire-name",
+    "eson-record-array",
+    "eson-unsupported-type",
+    "eson-reserved-n",
+)
 BAD_FILES = ("pydantic_bad.py", "msgspec_bad.py")
 OK_FILES = ("pydantic_ok.py", "msgspec_ok.py", "cross_records.py")
 #: Files whose marked classes the runtime-parity tests define one by one.
 PARITY_FILES = (*BAD_FILES, "cross_message.py")
+#: The fixture classes that break several rules on purpose (one per broken field).
+SEVERAL_RULES = {
+    ("pydantic_bad.py", "TwoRules"),
+    ("msgspec_bad.py", "TwoRules"),
+}
 
 _MARKER = re.compile(r"#\s*([ENP]):\s*")
 
@@ -217,8 +232,33 @@ def test_every_rule_has_a_passing_section(name: str, code: str) -> None:
 
 @pytest.mark.parametrize("name", PARITY_FILES)
 def test_one_marked_error_per_incorrect_class(name: str) -> None:
+    """One broken rule per class, but for the few that pin the rule order."""
     for case in bad_classes(name):
-        assert len(case.codes) == 1, f"{name}:{case.line} {case.name}: {case.codes}"
+        if (name, case.name) in SEVERAL_RULES:
+            assert len(set(case.codes)) >= 2, f"{name}:{case.line} {case.name}: {case.codes}"
+            assert case.codes[0] != first_in_rule_order(case.codes), "line order = rule order"
+        else:
+            assert len(case.codes) == 1, f"{name}:{case.line} {case.name}: {case.codes}"
+
+
+def test_several_rules_cases_exist() -> None:
+    found = {(name, case.name) for name in PARITY_FILES for case in bad_classes(name)}
+    assert found >= SEVERAL_RULES
+
+
+def test_at_most_one_marked_error_per_line() -> None:
+    """The plugin reports a field once, for the first rule it breaks in rule order."""
+    for name in PARITY_FILES:
+        lines = [d.line for d in expected_diagnostics(name) if d.severity == "error"]
+        assert len(lines) == len(set(lines)), name
+
+
+def test_rule_order_is_the_same_on_both_sides() -> None:
+    from eson import mypy as plugin_module
+    from eson.schema import rules
+
+    assert rules.CHECK_ORDER == plugin_module.CHECK_ORDER == CHECK_ORDER
+    assert set(CHECK_ORDER) == set(RULE_CODES)
 
 
 def test_reveal_types_are_checked(plain_run: list[Diagnostic]) -> None:
@@ -374,6 +414,11 @@ def bad_classes(name: str) -> list[BadClass]:
     return found
 
 
+def first_in_rule_order(codes: tuple[str, ...]) -> str:
+    """The code the runtime raises for a class whose fields break *codes*."""
+    return min(codes, key=CHECK_ORDER.index)
+
+
 def _module_up_to(file: str, name: str, *, skip: set[str]) -> types.ModuleType:
     """Execute fixture *file* up to class *name*, leaving out the classes in *skip*."""
     tree = ast.parse((FIXTURES / file).read_text(encoding="utf-8"))
@@ -402,37 +447,12 @@ def _runtime_ready() -> bool:
     )
 
 
-_GENERIC = "runtime accepts a generic Message with list[T] and checks each parametrisation"
-_DUPLICATE = "msgspec raises ValueError for duplicate names before the eson check runs"
-#: Where the run-time check does not (yet) do what the issue and the plugin do.
-#: Strict: once the runtime is fixed the test passes, fails as XPASS, and the entry goes.
-KNOWN_DISAGREEMENTS: dict[tuple[str, str], str] = {
-    ("pydantic_bad.py", "GenericRows"): _GENERIC,
-    ("msgspec_bad.py", "GenericRows"): _GENERIC,
-    ("pydantic_bad.py", "BoundGenericRows"): (
-        "runtime reads list[T] through T's bound (a record type) and accepts it"
-    ),
-    ("pydantic_bad.py", "ArrayOrSingle"): (
-        "runtime treats list[A] | A as a dynamic entry instead of eson-record-array"
-    ),
-    ("msgspec_bad.py", "FieldNameClash"): _DUPLICATE,
-    ("msgspec_bad.py", "CaseClash"): _DUPLICATE,
-    ("msgspec_bad.py", "InheritedClash"): _DUPLICATE,
-    ("cross_message.py", "LoudClash"): _DUPLICATE,
-    ("msgspec_ok.py", "Paged"): (
-        "runtime rejects a parametrised generic Struct (Page[int]) as eson-unsupported-type"
-    ),
-}
-
-
 def _case_id(file: str, name: str) -> str:
     return f"{file}:{name}"
 
 
 def _param(file: str, name: str, *values: object) -> object:
-    reason = KNOWN_DISAGREEMENTS.get((file, name))
-    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-    return pytest.param(*values, id=_case_id(file, name), marks=marks)
+    return pytest.param(*values, id=_case_id(file, name))
 
 
 def _bad_params() -> list[object]:
@@ -456,13 +476,18 @@ def _ok_params() -> list[object]:
 def test_runtime_rejects_each_incorrect_class(
     case: BadClass, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Defined alone (after the file's helpers), each marked class raises the marked code."""
+    """Defined alone (after the file's helpers), each marked class raises the marked code.
+
+    For a class breaking several rules, the first of them in rule order.
+    """
     pytest.importorskip("pydantic")
     monkeypatch.syspath_prepend(str(FIXTURES))  # cross_message imports cross_records
     skip = {c.name for c in bad_classes(case.file)}
     with pytest.raises(TypeError) as raised:
         _module_up_to(case.file, case.name, skip=skip)
-    assert f"[{case.codes[0]}]" in str(raised.value)
+    message = str(raised.value)
+    assert message.endswith(f"[{first_in_rule_order(case.codes)}]"), message
+    assert message.startswith(f"{case.name}"), message
 
 
 @pytest.mark.skipif(not _runtime_ready(), reason="runtime models not built yet")
@@ -470,6 +495,5 @@ def test_runtime_rejects_each_incorrect_class(
 def test_runtime_accepts_each_correct_class(file: str, name: str) -> None:
     """Every class of the correct fixtures defines without error at run time."""
     pytest.importorskip("pydantic")
-    skip = {c for (f, c) in KNOWN_DISAGREEMENTS if f == file}
-    module = _module_up_to(file, name, skip=skip)
+    module = _module_up_to(file, name, skip=set())
     assert isinstance(getattr(module, name), type)

@@ -286,12 +286,65 @@ def test_pydantic_computed_field_collision() -> None:
 
 
 def test_msgspec_rename_collision() -> None:
-    # msgspec itself refuses duplicate encoded names, before any ESON rule runs.
-    with pytest.raises((TypeError, ValueError), match="same name"):
+    # msgspec refuses duplicate encoded names while creating the class; the base
+    # classes turn its ValueError into the rule's TypeError, chained to it.
+    with rejects("eson-duplicate-name", "Bad.b", "'b'", "'a'") as raised:
 
         class Bad(em.Message):
             a: int = msgspec.field(name="b")
             b: int = 0
+
+    assert isinstance(raised.value.__cause__, ValueError)
+    assert "same name" in str(raised.value.__cause__)
+
+
+@pytest.mark.parametrize(
+    ("source", "names"),
+    [
+        ("class Bad(em.Record, rename='lower'):\n    Name: str\n    name: str", ("Bad.name", "'Name'")),
+        (
+            "class Base(em.Record, rename='upper'):\n    code: int\n"
+            "class Bad(Base):\n    CODE: int = 0",
+            ("Bad.CODE", "'CODE'", "'code'"),
+        ),
+        (
+            "class Base(em.Message):\n    id: int\n"
+            "class Bad(Base):\n    other: int = msgspec.field(name='id')",
+            ("Bad.other", "'id'"),
+        ),
+    ],
+    ids=["rename", "inherited-rename", "inherited-field"],
+)
+def test_msgspec_duplicate_names_name_class_and_field(source: str, names: tuple[str, ...]) -> None:
+    with rejects("eson-duplicate-name", *names):
+        exec(source, {"em": em, "msgspec": msgspec})
+
+
+def test_msgspec_duplicate_names_through_a_plain_struct_base() -> None:
+    # A plain Struct does not record its rename=: the class is still named.
+    class Plain(msgspec.Struct, rename="upper"):
+        code: int
+
+    with rejects("eson-duplicate-name", "Bad:", "share a wire name"):
+
+        class Bad(Plain, em.Record):
+            CODE: int = 0
+
+
+def test_other_msgspec_errors_pass_through() -> None:
+    with pytest.raises(TypeError, match="rename"):
+
+        class Bad(em.Record, rename=42):  # type: ignore[call-arg, unused-ignore]
+            a: int
+
+
+def test_plain_model_duplicates_on_first_use() -> None:
+    class Plain(pydantic.BaseModel):
+        a: int = Field(alias="b")
+        b: int
+
+    with rejects("eson-duplicate-name", "Plain.b"):
+        eson.Decoder(Plain)
 
 
 def test_duplicate_rule_function_directly() -> None:
@@ -480,6 +533,111 @@ def test_union_of_record_arrays_is_one_array() -> None:
 
     kinds = {item.wire: item.entry.value for item in document_schema(Fine).fields if item.entry}
     assert kinds == {"same": "record_array", "scalars": "scalar_array"}
+
+
+def test_record_array_cannot_share_its_field() -> None:
+    for annotation in (list[PRow] | PRow, PRow | list[PRow] | None, list[PRow] | int):
+        with rejects("eson-record-array", "Bad.items", "cannot share its field"):
+
+            class Bad(eson.Message):
+                items: annotation  # type: ignore[valid-type]
+
+    for annotation in (list[MRow] | MRow, list[MRow] | str):
+        with rejects("eson-record-array", "BadM.items", "cannot share its field"):
+
+            class BadM(em.Message):
+                items: annotation  # type: ignore[valid-type]
+
+    class Fine(eson.Message):
+        scalars_or_record: list[int] | PRow
+        records: list[PRow] | tuple[PRow, ...] | None
+
+    kinds = {item.wire: item.entry.value for item in document_schema(Fine).fields if item.entry}
+    assert kinds == {"scalars_or_record": "dynamic", "records": "record_array"}
+
+
+def test_type_variable_elements_are_not_one_record_type() -> None:
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+    Row = TypeVar("Row", bound=PRow)
+    Either = TypeVar("Either", PRow, POther)
+
+    for element, why in ((T, "unbound"), (Row, "bound to PRow"), (Either, "constrained")):
+        with rejects("eson-record-array", "Bad.items", why, "one concrete record type"):
+
+            class Bad(eson.Message, Generic[element]):  # type: ignore[misc]
+                items: list[element]  # type: ignore[valid-type]
+
+    MT = TypeVar("MT")
+    MRowT = TypeVar("MRowT", bound=MRow)
+    for element in (MT, MRowT):
+        with rejects("eson-record-array", "BadM.items", "type variable"):
+
+            class BadM(em.Message, Generic[element]):  # type: ignore[misc]
+                items: list[element]  # type: ignore[valid-type]
+
+    with rejects("eson-record-array", "Nullable.items", "type variable T"):
+
+        class Nullable(eson.Message, Generic[T]):
+            items: list[T | None]
+
+
+def test_type_variables_that_are_never_records_make_scalar_arrays() -> None:
+    from typing import Generic, TypeVar
+
+    Text = TypeVar("Text", bound=str)
+    Scalar = TypeVar("Scalar", int, str)
+
+    class Fine(eson.Message, Generic[Text, Scalar]):
+        labels: list[Text]
+        values: list[Scalar]
+
+    kinds = [item.entry.value for item in document_schema(Fine).fields if item.entry]
+    assert kinds == ["scalar_array", "scalar_array"]
+    doc = Fine[str, int](labels=["a"], values=[1])
+    assert Fine[str, int].from_eson(doc.to_eson()) == doc
+
+
+def test_rule_order_first_broken_rule_wins() -> None:
+    from eson.schema.rules import CHECK_ORDER
+
+    assert set(CHECK_ORDER) == set(RULES)
+    # record-array before unsupported-type, whatever the field order
+    with rejects("eson-record-array", "Bad.items"):
+
+        class Bad(eson.Message):
+            hook: Callable[[], None]
+            items: list[PRow | POther]
+
+    # duplicate-name before wire-name (msgspec checks duplicates first, so both flavours do)
+    with rejects("eson-duplicate-name", "BadNames.c"):
+
+        class BadNames(eson.Record):
+            a: int = Field(alias="not ok")
+            b: int = Field(alias="dup")
+            c: int = Field(alias="dup")
+
+    with rejects("eson-duplicate-name", "BadM.c"):
+
+        class BadM(em.Record):
+            a: int = msgspec.field(name="not ok")
+            b: int = msgspec.field(name="dup")
+            c: int = msgspec.field(name="dup")
+
+    # wire-name before unsupported-type before reserved-n
+    with rejects("eson-wire-name", "Worse.x"):
+
+        class Worse(eson.Record):
+            model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
+            n: Opaque
+            x: int = Field(alias="not ok")
+
+    with rejects("eson-unsupported-type", "Worst.n"):
+
+        class Worst(eson.Record):
+            model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
+            n: Opaque
 
 
 def test_protocol_elements_are_not_one_record_type() -> None:

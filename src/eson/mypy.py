@@ -89,8 +89,10 @@ from mypy.types import (
     TypeOfAny,
     TypeType,
     TypeVarLikeType,
+    TypeVarType,
     UnboundType,
     UnionType,
+    flatten_nested_unions,
     get_proper_type,
 )
 
@@ -101,6 +103,7 @@ else:  # pragma: no cover - Python 3.10; mypy itself depends on tomli there
 
 __all__ = [
     "ARRAY_TYPES",
+    "CHECK_ORDER",
     "CONTAINER_TYPES",
     "DUPLICATE_NAME",
     "ERROR_CODES",
@@ -142,6 +145,23 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     UNSUPPORTED_TYPE,
 )
 """Every error code the plugin reports, in rule order."""
+
+CHECK_ORDER: Final[tuple[str, ...]] = (
+    "eson-duplicate-name",
+    "eson-wire-name",
+    "eson-record-array",
+    "eson-unsupported-type",
+    "eson-reserved-n",
+)
+"""The order in which the runtime checks a class (``eson.schema.rules.CHECK_ORDER``).
+
+A field breaking several rules is reported once, for the first of them in this order,
+and so the first of a class's codes in this order is the one the runtime raises."""
+
+
+def _rank(code: ErrorCode) -> int:
+    return CHECK_ORDER.index(code.code)
+
 
 # --------------------------------------------------------------------------------------
 # What the schema compiler can encode.  Extend here (or, per project, through the
@@ -684,6 +704,14 @@ def _own_alias_generator(info: TypeInfo) -> bool | None:
 # --------------------------------------------------------------------------------------
 
 
+def _arms(typ: Type) -> list[ProperType]:
+    """The members of a field's type (itself when it is no union), ``None`` left out."""
+    proper = get_proper_type(typ)
+    items = flatten_nested_unions([proper]) if isinstance(proper, UnionType) else [proper]
+    arms = [get_proper_type(item) for item in items]
+    return [arm for arm in arms if not isinstance(arm, NoneType)]
+
+
 def _array_element(typ: ProperType) -> list[Type] | None:
     """The element types of an array-like type, or ``None`` when it is not one."""
     if isinstance(typ, TupleType):
@@ -718,8 +746,35 @@ def _is_mapping(typ: ProperType) -> bool:
     return isinstance(typ, Instance) and any(b.fullname in _MAPPING_TYPES for b in typ.type.mro)
 
 
+@dataclass(frozen=True)
+class _Issue:
+    """One diagnostic, held back until the whole class is checked."""
+
+    message: str
+    context: Context
+    code: ErrorCode
+    field: str | None  # the field it concerns; None for the class as a whole
+
+
+_TYPE_VAR_HINT: Final = (
+    "a type variable can stand for more than one record type, so declare the rows as "
+    'one concrete Record class ("list[ThatRecord]"), one array per record type'
+)
+_DECLARE_HINT: Final = 'declare a Record class for the rows and use "list[ThatRecord]"'
+_SPLIT_HINT: Final = "split it into one array per record type"
+_SHARED_HINT: Final = (
+    "a record array cannot share its field with other types, so declare them as separate fields"
+)
+_ROOT_MODEL: Final = "pydantic.root_model.RootModel"
+
+
 class _Checker:
-    """Checks one ESON model class and reports through the semantic analyser."""
+    """Checks one ESON model class and reports through the semantic analyser.
+
+    The rules are checked in :data:`CHECK_ORDER`, the order of the run-time check, and
+    a field gets at most one diagnostic: the first rule it breaks in that order.  So
+    the first of a class's codes in that order is the one the runtime raises.
+    """
 
     def __init__(self, ctx: ClassDefContext, extra_types: frozenset[str]) -> None:
         self.ctx = ctx
@@ -729,6 +784,7 @@ class _Checker:
         self.extra_types = extra_types
         kind = eson_kind(self.info)
         self.flavour: _Flavour | None = kind[0] if kind is not None else None
+        self.issues: list[_Issue] = []
 
     def run(self) -> None:
         kind = eson_kind(self.info)
@@ -736,27 +792,33 @@ class _Checker:
             return
         flavour, model_kind = kind
         try:
+            own = self.reader.own_fields(self.info)
+            everything = self.reader.all_fields(self.info)
+            self._remember(own, flavour)
+            self._check_duplicates(everything, flavour)
             if flavour == "msgspec" and self.reader.class_flag(self.info, "array_like"):
-                self._fail(
+                # No layout at all: the runtime refuses the class before its fields.
+                self._report(
                     f'"{self.info.name}" is array_like, so its instances are written as JSON '
                     "arrays with no field names and have no ESON layout; drop array_like=True",
                     self.ctx.cls,
                     UNSUPPORTED_TYPE,
+                    None,
                 )
-            own = self.reader.own_fields(self.info)
-            everything = self.reader.all_fields(self.info)
-            self._remember(own, flavour)
-            self._check_names(everything, flavour)
-            if model_kind == "record":
-                self._check_first_field(everything)
-            for field in own:
-                if model_kind == "message" and self._check_record_array(field):
-                    continue
-                self._check_supported(field)
-            if model_kind == "message":
-                self._check_rows(everything, self.reader.number(self.info))
+            else:
+                self._check_wire_names(everything, flavour)
+                for field in own:
+                    if model_kind == "message":
+                        self._check_record_array(field)
+                    self._check_supported(field)
+                if model_kind == "record":
+                    self._check_first_field(everything)
+                else:
+                    self._check_rows(everything, self.reader.number(self.info))
         except _IncompleteError:
             self.api.defer()
+            return
+        self._emit()
 
     # -- bookkeeping ----------------------------------------------------------------------
 
@@ -772,8 +834,23 @@ class _Checker:
             data["number"] = self.reader.number(self.info)
         self.info.metadata[_METADATA_KEY] = data
 
-    def _fail(self, message: str, context: Context, code: ErrorCode) -> None:
-        self.api.fail(message, context, code=code)
+    def _report(
+        self, message: str, context: Context, code: ErrorCode, field: _Field | None
+    ) -> None:
+        self.issues.append(_Issue(message, context, code, None if field is None else field.name))
+
+    def _emit(self) -> None:
+        """Report the issues found: all of the class's, the first in order of each field's."""
+        first: dict[str, _Issue] = {}
+        for issue in self.issues:
+            if issue.field is None:
+                continue
+            best = first.get(issue.field)
+            if best is None or _rank(issue.code) < _rank(best.code):
+                first[issue.field] = issue
+        for issue in self.issues:
+            if issue.field is None or first[issue.field] is issue:
+                self.api.fail(issue.message, issue.context, code=issue.code)
 
     def _where(self, field: _Field) -> Context:
         """Report at the field's own line, or at the class for inherited fields."""
@@ -784,38 +861,47 @@ class _Checker:
 
     # -- rules 2 and 4: names -------------------------------------------------------------
 
-    def _check_names(self, fields: list[_Field], flavour: _Flavour) -> None:
+    @staticmethod
+    def _setter(flavour: _Flavour) -> str:
+        return "msgspec.field(name={})" if flavour == "msgspec" else "Field(alias={})"
+
+    def _check_wire_names(self, fields: list[_Field], flavour: _Flavour) -> None:
+        for field in fields:
+            if field.wire is None or field.owner is not self.info or is_eson_name(field.wire):
+                continue
+            what = (
+                f'Field name "{field.name}"'
+                if field.wire == field.name
+                else f'Wire name "{field.wire}" of field "{field.name}"'
+            )
+            example = f'"{_suggest_name(field.wire)}"'
+            self._report(
+                f"{what} is not an ESON name; use ASCII letters, digits, "
+                f'"_", "." or "-", starting with a letter or "_" '
+                f"(for example {self._setter(flavour).format(example)})",
+                field.context,
+                WIRE_NAME,
+                field,
+            )
+
+    def _check_duplicates(self, fields: list[_Field], flavour: _Flavour) -> None:
         seen: dict[str, _Field] = {}
-        setter = "msgspec.field(name={})" if flavour == "msgspec" else "Field(alias={})"
         for field in fields:
             if field.wire is None:
                 continue
-            if field.owner is self.info and not is_eson_name(field.wire):
-                what = (
-                    f'Field name "{field.name}"'
-                    if field.wire == field.name
-                    else f'Wire name "{field.wire}" of field "{field.name}"'
-                )
-                example = f'"{_suggest_name(field.wire)}"'
-                self._fail(
-                    f"{what} is not an ESON name; use ASCII letters, digits, "
-                    f'"_", "." or "-", starting with a letter or "_" '
-                    f"(for example {setter.format(example)})",
-                    field.context,
-                    WIRE_NAME,
-                )
             first = seen.get(field.wire)
             if first is None:
                 seen[field.wire] = field
             elif field.owner is self.info or first.owner is self.info:
                 later = field if field.owner is self.info else first
                 other = first if later is field else field
-                self._fail(
+                self._report(
                     f'Wire name "{field.wire}" of field "{later.name}" is already used by '
                     f'field "{other.name}"; give one of them a distinct wire name with '
-                    f"{setter.format('...')}",
+                    f"{self._setter(flavour).format('...')}",
                     self._where(later),
                     DUPLICATE_NAME,
+                    later,
                 )
 
     # -- rule 3: the reserved "n" ------------------------------------------------------------
@@ -827,11 +913,12 @@ class _Checker:
         owner_kind = eson_kind(first.owner)
         if first.owner is not self.info and owner_kind is not None and owner_kind[1] == "record":
             return  # reported where the inherited field is declared
-        self._fail(
+        self._report(
             f'Record "{self.info.name}" has {_first_n(first)} as its first field, which ESON '
             "reserves for row numbers; rename the field or move it after another field",
             self._where(first),
             RESERVED_N,
+            first,
         )
 
     def _check_rows(self, fields: list[_Field], numbered: bool) -> None:
@@ -851,113 +938,138 @@ class _Checker:
                 continue  # an ESON Record with a leading n is reported where it is defined
             if numbered and "n" in wires:
                 clash = record_fields[wires.index("n")]
-                self._fail(
+                self._report(
                     f'Record array "{field.name}" is numbered, so its record type '
                     f'"{record.type.name}" cannot have a field named "n" (number=True adds '
                     f"that column itself); rename {_field_ref(clash)}",
                     self._where(field),
                     RESERVED_N,
+                    field,
                 )
             elif leading_n:
-                self._fail(
+                self._report(
                     f'Record array "{field.name}" has record type "{record.type.name}", whose '
                     f"first field is {_first_n(record_fields[0])}, which ESON reserves for row "
                     "numbers; rename that field or move it after another field",
                     self._where(field),
                     RESERVED_N,
+                    field,
                 )
 
     def _record_array_element(self, typ: Type) -> Instance | None:
-        proper = get_proper_type(typ)
-        if isinstance(proper, UnionType):
-            arms = [get_proper_type(t) for t in proper.items]
-            arms = [t for t in arms if not isinstance(t, NoneType)]
-            if len(arms) != 1:
-                return None
-            proper = arms[0]
-        elements = _array_element(proper)
-        if not elements or len({self._fmt(e) for e in elements}) != 1:
-            return None  # not an array, or a tuple of different types
-        element = get_proper_type(elements[0])
-        if isinstance(element, Instance) and _is_model(element.type):
-            return element
-        return None
+        """The record type of a field that is a record array (``None`` if it is not one)."""
+        arms = _arms(typ)
+        elements: list[Type] = []
+        for arm in arms:
+            found = _array_element(arm)
+            if found is None:
+                return None  # not an array, or an array sharing its field with other types
+            elements.extend(found)
+        return self._row_type(elements) if arms else None
 
     # -- rule 1: one schema per record array ------------------------------------------------
+    #
+    # This mirrors the run-time rule (eson.schema.rules.check_record_array and the
+    # union handling of eson.schema.compile): the arrays of a field, None aside, are one
+    # array whose element type is the union of theirs; that element type must be one
+    # record type or never a record, and a record array has its field to itself.
 
-    def _check_record_array(self, field: _Field) -> bool:
-        """Report a record array without one concrete record type; True when reported."""
+    def _check_record_array(self, field: _Field) -> None:
+        """Report a record array without one concrete record type."""
         if field.type is None:
-            return False
-        proper = get_proper_type(field.type)
-        arms = (
-            [get_proper_type(t) for t in proper.items]
-            if isinstance(proper, UnionType)
-            else [proper]
-        )
-        arms = [t for t in arms if not isinstance(t, NoneType)]
-        hint: str | None = None
-        arrays = [a for a in arms if _array_element(a) is not None]
-        if len(arms) > 1 and arrays and any(self._mentions_record(a) for a in arms):
-            hint = "split it into one array per record type"
-        elif len(arms) == 1 and arrays:
-            hint = self._element_problem(_array_element(arrays[0]) or [])
+            return
+        arms = _arms(field.type)
+        arrays = [elements for arm in arms if (elements := _array_element(arm)) is not None]
+        if not arrays:
+            return
+        elements = [element for found in arrays for element in found]
+        hint = self._element_problem(elements, 0)
+        if hint is None and len(arrays) < len(arms) and self._row_type(elements) is not None:
+            hint = _SHARED_HINT  # list[A] | A, list[A] | int ...
         if hint is None:
-            return False
-        self._fail(
+            return
+        self._report(
             f'Record array "{field.name}" must hold one concrete record type, not '
             f'"{self._fmt(field.type)}"; {hint}',
             field.context,
             RECORD_ARRAY,
-        )
-        return True
-
-    def _mentions_record(self, typ: ProperType) -> bool:
-        if isinstance(typ, Instance) and _is_model(typ.type):
-            return True
-        elements = _array_element(typ)
-        return elements is not None and (
-            any(self._is_record_like(get_proper_type(e)) for e in elements)
-            or self._element_problem(elements) is not None
+            field,
         )
 
-    def _is_record_like(self, typ: ProperType) -> bool:
-        if isinstance(typ, UnionType):
-            return any(self._is_record_like(get_proper_type(t)) for t in typ.items)
-        return isinstance(typ, Instance) and _is_model(typ.type)
+    def _row_type(self, elements: list[Type]) -> Instance | None:
+        """The record type when *elements* are all one record type, else ``None``."""
+        items = self._distinct(elements)
+        if len(items) == 1 and isinstance(items[0], Instance) and self._is_row(items[0]):
+            return items[0]
+        return None
 
-    def _element_problem(self, elements: list[Type]) -> str | None:
+    def _distinct(self, elements: Iterable[Type]) -> list[ProperType]:
+        """The element types as one flat union: nested unions opened, duplicates dropped."""
+        found: dict[str, ProperType] = {}
+        for element in elements:
+            proper = get_proper_type(element)
+            if isinstance(proper, UnionType):
+                for item in self._distinct(proper.items):
+                    found.setdefault(self._fmt(item), item)
+            else:
+                found.setdefault(self._fmt(proper), proper)
+        return list(found.values())
+
+    def _shape(self, typ: Instance) -> str | None:
+        """How instances of a model class are written: "record", "array", "other" or None."""
+        info = typ.type
+        if not _is_model(info):
+            return None
+        if _flavour(info) == "msgspec" and self.reader.class_flag(info, "array_like"):
+            return "array"
+        if any(base.fullname == _ROOT_MODEL for base in info.mro):
+            return "other"
+        return "record"
+
+    def _is_row(self, typ: ProperType) -> bool:
+        return isinstance(typ, Instance) and self._shape(typ) == "record"
+
+    def _element_problem(self, elements: list[Type], depth: int) -> str | None:
         """Why array elements are not one concrete record type (None: they are fine)."""
-        proper = [get_proper_type(e) for e in elements]
-        if len(proper) > 1:  # a fixed-length tuple
-            if (
-                any(self._is_record_like(p) for p in proper)
-                and len({self._fmt(p) for p in proper}) > 1
-            ):
-                return "split it into one array per record type"
-            return None if not proper else self._element_problem([elements[0]])
-        if not proper:
+        items = self._distinct(elements)
+        if not items or depth > _MAX_DEPTH:
             return None
-        element = proper[0]
-        if isinstance(element, AnyType):
-            return 'declare a Record class for the rows and use "list[ThatRecord]"'
-        if isinstance(element, TypeVarLikeType):
-            return "use a concrete Record class instead of a type variable"
-        if _is_mapping(element):
-            return 'declare a Record class for the rows and use "list[ThatRecord]"'
-        if isinstance(element, Instance):
-            if element.type.fullname == "builtins.object":
-                return 'declare a Record class for the rows and use "list[ThatRecord]"'
-            if element.type.is_protocol:
-                return "use a concrete Record class instead of a protocol"
-            return None
-        if isinstance(element, UnionType):
-            items = [get_proper_type(t) for t in element.items]
-            if not any(self._is_record_like(t) for t in items):
-                return None
-            if any(isinstance(t, NoneType) for t in items) and len(items) == 2:
+        if len(items) == 1:
+            return None if self._is_row(items[0]) else self._may_be_object(items[0], depth)
+        problems = [(item, self._may_be_object(item, depth)) for item in items]
+        for item, problem in problems:
+            if problem is not None and isinstance(item, TypeVarLikeType):
+                return problem
+        if any(self._is_row(item) for item in items):
+            if len(items) == 2 and any(isinstance(item, NoneType) for item in items):
                 return "rows cannot be null, so drop None from the element type"
-            return "split it into one array per record type"
+            return _SPLIT_HINT
+        return next((problem for _, problem in problems if problem is not None), None)
+
+    def _may_be_object(self, typ: ProperType, depth: int) -> str | None:
+        """Why values of *typ* (no union) may be JSON objects, else ``None``."""
+        if isinstance(typ, AnyType) or _is_mapping(typ):
+            return _DECLARE_HINT
+        if isinstance(typ, TypeVarType):
+            stands_for = list(typ.values) or [typ.upper_bound]
+            if self._element_problem(stands_for, depth + 1) is None and (
+                self._row_type(stands_for) is None
+            ):
+                return None  # bound to (or constrained to) types that are never records
+            return _TYPE_VAR_HINT
+        if isinstance(typ, TypeVarLikeType):
+            return _TYPE_VAR_HINT
+        if not isinstance(typ, Instance):
+            return None
+        if typ.type.fullname == "builtins.object":
+            return _DECLARE_HINT
+        shape = self._shape(typ)
+        if shape == "record":
+            return _SPLIT_HINT  # a record type among other types
+        if shape == "other":
+            return _DECLARE_HINT
+        if typ.type.is_protocol:
+            return "use a concrete Record class instead of a protocol"
         return None
 
     # -- rule 5: encodable types --------------------------------------------------------------
@@ -976,11 +1088,12 @@ class _Checker:
             why = problem.what
         else:
             why = f'"{problem.part}" is {problem.what}'
-        self._fail(
+        self._report(
             f'Field "{field.name}" has type "{whole}", which ESON cannot encode ({why}); '
             f"{_SUPPORTED_HINT}",
             field.context,
             UNSUPPORTED_TYPE,
+            field,
         )
 
     def _unsupported(self, typ: Type, seen: frozenset[str], depth: int) -> _Unsupported | None:
@@ -991,6 +1104,10 @@ class _Checker:
         if isinstance(proper, UnboundType):
             self.reader.incomplete()
             return None
+        if isinstance(proper, TypeVarType):  # as the runtime: what the variable stands for
+            if proper.values:
+                return self._first_unsupported(proper.values, seen, depth)
+            return self._unsupported(proper.upper_bound, seen, depth + 1)
         if isinstance(proper, (AnyType, NoneType, LiteralType, TypeVarLikeType)):
             return None
         if isinstance(proper, (UnionType, TupleType)):
@@ -1036,8 +1153,10 @@ class _Checker:
     ) -> _Unsupported | None:
         """Look inside a nested model that no ESON base class checks itself."""
         info = typ.type
-        if eson_kind(info) is not None or info.fullname in seen:
+        if info.fullname in seen:
             return None
+        if eson_kind(info) is not None and not typ.args:
+            return None  # checked where it is defined; a parametrisation is checked here
         for field in self.reader.all_fields(info):
             if field.type is None:
                 continue

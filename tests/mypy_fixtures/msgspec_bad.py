@@ -1,4 +1,5 @@
-"""Incorrect msgspec-flavoured models: one rule broken per class.
+"""Incorrect msgspec-flavoured models: one rule broken per class
+(but for the classes under "Several rules at once").
 
 Each offending line carries the exact mypy error after ``# E:``; see
 ``pydantic_bad.py`` and ``tests/test_mypy_plugin.py``.
@@ -24,6 +25,9 @@ class Finding(Record):
 
 class Note(Record):
     text: str
+
+
+BoundT = TypeVar("BoundT", bound=Finding)
 
 
 class HasId(Protocol):
@@ -53,6 +57,13 @@ class Hooked(msgspec.Struct):
     hook: Callable[[], None]
 
 
+class Page(Record, Generic[T]):
+    """A generic record: fine, but each parametrisation is checked where it is used."""
+
+    index: int
+    value: T
+
+
 # Rule 1: eson-record-array
 class Mixed(Message):
     items: list[Finding | Note]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Note]"; split it into one array per record type  [eson-record-array]
@@ -71,7 +82,15 @@ class DictRows(Message):
 
 
 class GenericRows(Message, Generic[T]):
-    items: list[T]  # E: Record array "items" must hold one concrete record type, not "list[T]"; use a concrete Record class instead of a type variable  [eson-record-array]
+    items: list[T]  # E: Record array "items" must hold one concrete record type, not "list[T]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
+
+
+class BoundGenericRows(Message, Generic[BoundT]):
+    items: list[BoundT]  # E: Record array "items" must hold one concrete record type, not "list[BoundT]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
+
+
+class ArrayOrSingle(Message):
+    items: list[Finding] | Finding  # E: Record array "items" must hold one concrete record type, not "list[Finding] | Finding"; a record array cannot share its field with other types, so declare them as separate fields  [eson-record-array]
 
 
 class ProtocolRows(Message):
@@ -87,6 +106,12 @@ class ReviewMiddle(ReviewBase):
 
 
 class DeepMixed(ReviewMiddle):
+    items: list[Finding | Note]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Note]"; split it into one array per record type  [eson-record-array]
+
+
+# Several rules at once: see pydantic_bad.py.
+class TwoRules(Message):
+    hook: Callable[[], None]  # E: Field "hook" has type "Callable[[], None]", which ESON cannot encode (a callable); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
     items: list[Finding | Note]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Note]"; split it into one array per record type  [eson-record-array]
 
 
@@ -160,3 +185,7 @@ class ArbitraryClass(Record):
 
 class NestedUnsupported(Message):
     hooked: Hooked  # E: Field "hooked" has type "Hooked", which ESON cannot encode (field "Hooked.hook" has type "Callable[[], None]", a callable); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
+
+
+class GenericUnsupported(Message):
+    pages: list[Page[Widget]]  # E: Field "pages" has type "list[Page[Widget]]", which ESON cannot encode (field "Page.value" has type "Widget", a class without an ESON codec); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]

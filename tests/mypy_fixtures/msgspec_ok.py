@@ -16,6 +16,7 @@ import msgspec
 from eson.msgspec import Message, Record
 
 T = TypeVar("T")
+Text = TypeVar("Text", bound=str)
 
 
 class Colour(enum.Enum):
@@ -47,6 +48,13 @@ class Point(msgspec.Struct):
     y: float
 
 
+class Box(msgspec.Struct, Generic[T]):
+    """A plain generic msgspec Struct."""
+
+    key: str
+    value: T
+
+
 # Rule 1 (eson-record-array): one concrete record type per array.
 class Review(Message):
     findings: list[Finding]
@@ -57,12 +65,21 @@ class Review(Message):
     tags: list[str]
     ids: list[int | str]
     meta: Note
+    same: list[Finding] | tuple[Finding, ...] | None
 
 
 class Paged(Message):
-    """A record array of a parametrised generic record."""
+    """Record arrays (and a single record) of parametrised generic records."""
 
     pages: list[Page[int]]
+    boxes: list[Box[float]]
+    first: Page[str]
+
+
+class Labels(Message, Generic[Text]):
+    """A type variable that is never a record: a scalar array."""
+
+    labels: list[Text]
 
 
 class BaseReview(Message):

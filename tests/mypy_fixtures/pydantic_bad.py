@@ -1,4 +1,5 @@
-"""Incorrect Pydantic-flavoured models: one rule broken per class.
+"""Incorrect Pydantic-flavoured models: one rule broken per class
+(but for the classes under "Several rules at once").
 
 Each offending line carries the exact mypy error after ``# E:``.  The tests check
 that mypy with ``eson.mypy`` reports exactly these, and that defining each marked
@@ -90,15 +91,27 @@ class DictRows(eson.Message):
 
 
 class GenericRows(eson.Message, Generic[T]):
-    items: list[T]  # E: Record array "items" must hold one concrete record type, not "list[T]"; use a concrete Record class instead of a type variable  [eson-record-array]
+    items: list[T]  # E: Record array "items" must hold one concrete record type, not "list[T]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
 
 
 class BoundGenericRows(eson.Message, Generic[BoundT]):
-    items: list[BoundT]  # E: Record array "items" must hold one concrete record type, not "list[BoundT]"; use a concrete Record class instead of a type variable  [eson-record-array]
+    items: list[BoundT]  # E: Record array "items" must hold one concrete record type, not "list[BoundT]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
 
 
 class ArrayOrSingle(eson.Message):
-    items: list[Finding] | Finding  # E: Record array "items" must hold one concrete record type, not "list[Finding] | Finding"; split it into one array per record type  [eson-record-array]
+    items: list[Finding] | Finding  # E: Record array "items" must hold one concrete record type, not "list[Finding] | Finding"; a record array cannot share its field with other types, so declare them as separate fields  [eson-record-array]
+
+
+class SingleOrArray(eson.Message):
+    items: Finding | list[Finding] | None  # E: Record array "items" must hold one concrete record type, not "Finding | list[Finding] | None"; a record array cannot share its field with other types, so declare them as separate fields  [eson-record-array]
+
+
+class ArrayOrScalar(eson.Message):
+    items: list[Finding] | int  # E: Record array "items" must hold one concrete record type, not "list[Finding] | int"; a record array cannot share its field with other types, so declare them as separate fields  [eson-record-array]
+
+
+class NullableGenericRows(eson.Message, Generic[T]):
+    items: list[T | None]  # E: Record array "items" must hold one concrete record type, not "list[T | None]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
 
 
 class ProtocolRows(eson.Message):
@@ -129,6 +142,28 @@ class ReviewMiddle(ReviewBase):
 
 class DeepMixed(ReviewMiddle):
     items: list[Finding | Note]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Note]"; split it into one array per record type  [eson-record-array]
+
+
+class AnyOrNoneRows(eson.Message):
+    items: list[Any | None]  # E: Record array "items" must hold one concrete record type, not "list[Any | None]"; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
+
+
+class IntOrDictRows(eson.Message):
+    items: list[int | dict[str, int]]  # E: Record array "items" must hold one concrete record type, not "list[int | dict[str, int]]"; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
+
+
+# Several rules at once.  The runtime raises for the first broken rule in rule order
+# (eson.schema.rules.CHECK_ORDER: eson-record-array before eson-unsupported-type); the
+# plugin reports every field, and each field for its first broken rule only.
+class TwoRules(eson.Message):
+    hook: Callable[[], None]  # E: Field "hook" has type "Callable[[], None]", which ESON cannot encode (a callable); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
+    items: list[Finding | Note]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Note]"; split it into one array per record type  [eson-record-array]
+
+
+class OneFieldTwoRules(eson.Message):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    items: list[Finding | Widget]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Widget]"; split it into one array per record type  [eson-record-array]
 
 
 # Rule 2: eson-wire-name

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 import eson
 
 T = TypeVar("T")
+Text = TypeVar("Text", bound=str)
 
 
 class Colour(enum.Enum):
@@ -56,6 +57,14 @@ class Row:
     count: int
 
 
+@dataclass
+class Cell(Generic[T]):
+    """A generic standard-library dataclass: parametrised, one concrete record type."""
+
+    key: str
+    value: T
+
+
 # Rule 1 (eson-record-array): one concrete record type per array.
 class Review(eson.Message):
     findings: list[Finding]
@@ -67,12 +76,21 @@ class Review(eson.Message):
     tags: list[str]
     ids: list[int | str]
     meta: Note
+    same: list[Finding] | tuple[Finding, ...] | None
 
 
 class Paged(eson.Message):
-    """A record array of a parametrised generic record."""
+    """Record arrays (and a single record) of parametrised generic records."""
 
     pages: list[Page[int]]
+    cells: list[Cell[float]]
+    first: Page[str]
+
+
+class Labels(eson.Message, Generic[Text]):
+    """A type variable that is never a record: a scalar array."""
+
+    labels: list[Text]
 
 
 class BaseReview(eson.Message):

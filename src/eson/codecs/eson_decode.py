@@ -174,7 +174,7 @@ class DocumentReader:
     def __init__(self, schema: DocumentSchema) -> None:
         self.schema = schema
         self.binding: Binding = schema.binding
-        self.validate = schema.binding.validator(schema.cls)
+        self.validate = schema.binding.validator(schema.model_type)
         self.entries: dict[str, SectionDecoder] = {
             item.wire: _entry_decoder(item) for item in schema.fields if not item.output_only
         }

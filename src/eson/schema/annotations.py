@@ -28,9 +28,12 @@ __all__ = [
     "container_args",
     "container_kind",
     "describe",
+    "generic_parameters",
     "is_any",
     "literal_values",
     "strip_none",
+    "substitute",
+    "type_var_stands_for",
     "union_members",
     "unwrap",
 ]
@@ -75,8 +78,11 @@ _MAPPINGS = {
 }
 
 
-def unwrap(tp: Any) -> tuple[Any, list[Any]]:
+def unwrap(tp: Any, *, keep_type_vars: bool = False) -> tuple[Any, list[Any]]:
     """Strip ``Annotated``, ``NewType``, type aliases and TypedDict wrappers.
+
+    A type variable stands for its bound, the union of its constraints, or
+    ``Any``; with ``keep_type_vars`` it is returned as it is instead.
 
     Returns the bare type and the ``Annotated`` metadata met on the way
     (outermost first).
@@ -95,13 +101,8 @@ def unwrap(tp: Any) -> tuple[Any, list[Any]]:
             tp = getattr(tp, "__value__", Any)
         elif _ALIAS_TYPES and isinstance(origin, _ALIAS_TYPES):
             tp = getattr(origin, "__value__", Any)  # an alias applied to arguments: its body
-        elif isinstance(tp, typing.TypeVar):
-            if tp.__bound__ is not None:
-                tp = tp.__bound__
-            elif tp.__constraints__:
-                tp = typing.Union[tp.__constraints__]  # noqa: UP007
-            else:
-                tp = typing.Any
+        elif isinstance(tp, typing.TypeVar) and not keep_type_vars:
+            tp = type_var_stands_for(tp)
         else:
             return tp, metadata
     return tp, metadata
@@ -190,8 +191,12 @@ def container_args(tp: Any) -> tuple[Any, ...]:
 
 def describe(tp: Any) -> str:
     """A short readable spelling of an annotation for error messages."""
+    if tp is NONE_TYPE:
+        return "None"
     if isinstance(tp, type) and not typing.get_args(tp):
         return tp.__qualname__.rsplit("<locals>.", 1)[-1]
+    if isinstance(tp, typing.TypeVar):
+        return tp.__name__
     members = union_members(tp)
     if members is not None:
         return " | ".join(describe(member) for member in members)
@@ -199,9 +204,49 @@ def describe(tp: Any) -> str:
     args = typing.get_args(tp)
     if origin is not None and args and isinstance(origin, type):
         inner = ", ".join("..." if arg is Ellipsis else describe(arg) for arg in args)
-        return f"{origin.__name__}[{inner}]"
+        return f"{describe(origin)}[{inner}]"
     text = repr(tp)
     return text.replace("typing.", "").replace("typing_extensions.", "")
+
+
+def type_var_stands_for(tp: typing.TypeVar) -> Any:
+    """What a type variable may be: its bound, the union of its constraints, or ``Any``."""
+    if tp.__bound__ is not None:
+        return tp.__bound__
+    if tp.__constraints__:
+        return typing.Union[tp.__constraints__]  # noqa: UP007
+    return Any
+
+
+def generic_parameters(tp: Any) -> tuple[type, dict[Any, Any]] | None:
+    """Split a parametrised generic class ``C[X, ...]`` into ``C`` and ``{T: X, ...}``.
+
+    ``None`` when ``tp`` is not a parametrisation of a generic class (a plain
+    class, a builtin container such as ``list[int]``, or an arity mismatch).
+    """
+    origin = typing.get_origin(tp)
+    if not isinstance(origin, type):
+        return None
+    parameters = getattr(origin, "__parameters__", None)
+    args = typing.get_args(tp)
+    if not isinstance(parameters, tuple) or not parameters or len(parameters) != len(args):
+        return None
+    return origin, dict(zip(parameters, args))
+
+
+def substitute(annotation: Any, bindings: dict[Any, Any]) -> Any:
+    """Replace the type variables of ``annotation`` by their values in ``bindings``."""
+    if isinstance(annotation, typing.TypeVar):
+        return bindings.get(annotation, annotation)
+    if isinstance(annotation, type):
+        return annotation  # a bare generic class stays as it is declared
+    parameters = getattr(annotation, "__parameters__", None)
+    if not isinstance(parameters, tuple) or not parameters:
+        return annotation
+    try:
+        return annotation[tuple(bindings.get(p, p) for p in parameters)]
+    except TypeError:  # not subscriptable after all
+        return annotation
 
 
 def walk(tp: Any) -> Iterator[Any]:

@@ -21,6 +21,7 @@ from eson.schema.annotations import (
     cell_type,
     container_args,
     container_kind,
+    generic_parameters,
     is_any,
     literal_values,
     strip_none,
@@ -51,6 +52,9 @@ def _pydantic_owns(cls: type) -> bool:
 def binding_for(cls: type) -> Binding:
     """The binding of a model class: Pydantic, or msgspec (Structs and dataclasses).
 
+    ``cls`` may also be a parametrised generic Struct or dataclass
+    (``Page[int]``, a typing alias rather than a class).
+
     Raises:
         TypeError: if ``cls`` is not a Pydantic model or dataclass, a msgspec
             Struct, or a standard dataclass.
@@ -80,8 +84,20 @@ def is_model_class(cls: object) -> bool:
     return True
 
 
+def runtime_class(tp: Any) -> type:
+    """The class of a model type's instances: ``Page`` for ``Page[int]``, else ``tp`` itself."""
+    generic = generic_parameters(tp)
+    if generic is not None and not isinstance(tp, type):
+        return generic[0]
+    assert isinstance(tp, type), tp
+    return tp
+
+
 def record_schema(cls: type, binding: Binding | None = None) -> RecordSchema:
     """Compile ``cls`` in the record role (cached).
+
+    ``cls`` is a model class or a parametrised generic one (``Page[int]``);
+    the schema's fields are then those of the parametrisation.
 
     Raises:
         TypeError: for a broken rule (see :mod:`eson.schema.rules`) or a
@@ -119,16 +135,22 @@ def document_schema(cls: type) -> DocumentSchema:
 
 
 def _checked_specs(cls: type, binding: Binding) -> list[FieldSpec]:
+    """The fields of ``cls``, after the class-wide checks.
+
+    The rules run in :data:`eson.schema.rules.CHECK_ORDER`: duplicate names
+    (msgspec refuses those while creating the class, before anything else),
+    then whether the class has a layout at all, then the wire names.
+    """
+    specs = binding.fields(cls)
+    rules.check_duplicate_names(cls, specs)
     if binding.model_shape(cls) != "record":
         raise TypeError(
             f"{rules.class_name(cls)}: instances do not write one object with fixed fields "
             f"(a {binding.name} {_shape_name(binding, cls)}), so they have no ESON layout "
             "[eson-unsupported-type]"
         )
-    specs = binding.fields(cls)
     for spec in specs:
         rules.check_wire_name(cls, spec.attr, spec.wire)
-    rules.check_duplicate_names(cls, specs)
     return specs
 
 
@@ -159,12 +181,13 @@ def _compile_record(cls: type, binding: Binding) -> RecordSchema:
         for spec in specs
     )
     uniform, extras = binding.extras(cls)
-    return RecordSchema(cls, binding, fields, uniform, extras)
+    declared = None if isinstance(cls, type) else cls
+    return RecordSchema(runtime_class(cls), binding, fields, uniform, extras, declared)
 
 
 def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
     specs = _checked_specs(cls, binding)
-    number = bool(getattr(cls, NUMBER_ATTRIBUTE, False))
+    number = bool(getattr(runtime_class(cls), NUMBER_ATTRIBUTE, False))
     for spec in specs:  # the shape rules first: they say more than "unsupported"
         rest, _ = strip_none(spec.annotation)
         _entry_kind(cls, spec.attr, rest, binding)
@@ -172,13 +195,14 @@ def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
     fields = tuple(_entry(cls, spec, binding, number) for spec in specs)
     uniform, extras = binding.extras(cls)
     return DocumentSchema(
-        cls,
+        runtime_class(cls),
         binding,
         fields,
         number,
         uniform,
         extras,
         {item.wire: item for item in fields},
+        None if isinstance(cls, type) else cls,
     )
 
 
@@ -209,9 +233,7 @@ def _entry(owner: type, spec: FieldSpec, binding: Binding, number: bool) -> Fiel
     )
 
 
-def _entry_kind(
-    owner: type, attr: str, tp: Any, binding: Binding
-) -> tuple[EntryKind, type | None, Any]:
+def _entry_kind(owner: type, attr: str, tp: Any, binding: Binding) -> tuple[EntryKind, Any, Any]:
     """The entry kind of a (None-stripped) annotation, its record type, its element type."""
     bare, metadata = unwrap(tp)
     if binding.serialized_annotation(metadata) is not None or is_any(bare):
@@ -221,10 +243,11 @@ def _entry_kind(
     members = union_members(bare)
     if members is not None:
         lists = [member for member in members if container_kind(unwrap(member)[0]) in _LISTS]
-        if len(lists) > 1:  # list[A] | list[B]: one array, so one element type
+        if lists:  # list[A] | tuple[A, ...]: one array, so one element type
             elements = _union_of_elements(tuple(lists))
-            record = rules.check_record_array(owner, attr, elements, binding)
-            if record is not None and len(lists) == len(members):
+            others = tuple(member for member in members if member not in lists)
+            record = rules.check_record_array(owner, attr, elements, binding, alongside=others)
+            if record is not None:
                 return EntryKind.RECORD_ARRAY, record, elements
         kinds = {_entry_kind(owner, attr, member, binding)[:2] for member in members}
         if len(kinds) == 1:
@@ -247,8 +270,7 @@ def _entry_kind(
             return EntryKind.RECORD_ARRAY, record, element
         return EntryKind.SCALAR_ARRAY, None, element
     shape = binding.model_shape(bare)
-    if shape == "record":
-        assert isinstance(bare, type)
+    if shape == "record":  # a model class, or a parametrised generic one
         return EntryKind.RECORD, bare, None
     if shape is not None:
         return EntryKind.DYNAMIC, None, None

@@ -112,6 +112,9 @@ class RecordSchema:
             takes the framework's own dump for the odd instance.
         extras: Per-instance check for the non-uniform case: returns whether
             this instance carries anything beyond ``fields``.
+        declared: The parametrised generic type the schema was compiled for
+            (``Page[int]``, whose instances are of class ``Page``), or ``None``
+            when that is ``cls`` itself.
     """
 
     cls: type
@@ -119,6 +122,12 @@ class RecordSchema:
     fields: tuple[FieldSchema, ...]
     uniform: bool = True
     extras: Callable[[object], bool] | None = None
+    declared: Any = None
+
+    @property
+    def model_type(self) -> Any:
+        """The type as compiled: :attr:`declared`, or else :attr:`cls`."""
+        return self.cls if self.declared is None else self.declared
 
     @property
     def wire_names(self) -> tuple[str, ...]:
@@ -138,6 +147,8 @@ class DocumentSchema:
         uniform: See :attr:`RecordSchema.uniform`.
         extras: See :attr:`RecordSchema.extras`.
         by_wire: The fields keyed by wire name.
+        declared: See :attr:`RecordSchema.declared`; decoding validates
+            against it.
     """
 
     cls: type
@@ -147,3 +158,9 @@ class DocumentSchema:
     uniform: bool = True
     extras: Callable[[object], bool] | None = None
     by_wire: Mapping[str, FieldSchema] = field(default_factory=dict)
+    declared: Any = None
+
+    @property
+    def model_type(self) -> Any:
+        """The type as compiled: :attr:`declared`, or else :attr:`cls`."""
+        return self.cls if self.declared is None else self.declared

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect
 
-from eson.schema.annotations import unwrap
+from eson.schema.annotations import generic_parameters, substitute, unwrap
 from eson.schema.binding import FieldSpec, ModelShape, Problem
 from eson.schema.model import FieldSchema
 
@@ -35,8 +35,12 @@ _to_builtins = msgspec.to_builtins
 _convert = msgspec.convert
 
 
-def owns(cls: type) -> bool:
-    """Whether ``cls`` is a msgspec Struct or a standard (non-Pydantic) dataclass."""
+def owns(cls: object) -> bool:
+    """Whether ``cls`` is a msgspec Struct or a standard (non-Pydantic) dataclass.
+
+    A parametrised generic one (``Page[int]``, a typing alias) counts too.
+    """
+    cls = _model_class(cls)
     if not isinstance(cls, type):
         return False
     if issubclass(cls, msgspec.Struct):
@@ -44,12 +48,28 @@ def owns(cls: type) -> bool:
     return dataclasses.is_dataclass(cls) and not hasattr(cls, "__pydantic_fields__")
 
 
+def _model_class(tp: object) -> object:
+    """The class of a parametrised generic Struct or dataclass; anything else as it is."""
+    generic = generic_parameters(tp)
+    if generic is not None:
+        origin = generic[0]
+        if issubclass(origin, msgspec.Struct) or dataclasses.is_dataclass(origin):
+            return origin
+    return tp
+
+
 class MsgspecBinding:
-    """msgspec Structs (and the dataclasses msgspec handles)."""
+    """msgspec Structs (and the dataclasses msgspec handles).
+
+    Wherever a model class is expected, a parametrised generic Struct or
+    dataclass (``Page[int]``) is accepted too: its fields are the class's,
+    with the type parameters substituted, and msgspec validates against it.
+    """
 
     name = "msgspec"
 
     def model_shape(self, tp: object) -> ModelShape | None:
+        tp = _model_class(tp)
         if not isinstance(tp, type):
             return None
         if issubclass(tp, msgspec.Struct):
@@ -59,27 +79,33 @@ class MsgspecBinding:
         return None
 
     def fields(self, cls: type) -> list[FieldSpec]:
-        if issubclass(cls, msgspec.Struct):
+        origin = _model_class(cls)
+        assert isinstance(origin, type)
+        if issubclass(origin, msgspec.Struct):
+            # msgspec substitutes the parameters of a parametrised generic Struct itself.
             return [
                 FieldSpec(info.name, info.encode_name, info.type, info.required)
                 for info in msgspec.structs.fields(cls)
             ]
-        hints = typing.get_type_hints(cls, include_extras=True)
+        generic = generic_parameters(cls)
+        bindings = generic[1] if generic is not None else {}
+        hints = typing.get_type_hints(origin, include_extras=True)
         return [
             FieldSpec(
                 item.name,
                 item.name,
-                hints.get(item.name, Any),
+                substitute(hints.get(item.name, Any), bindings),
                 item.default is dataclasses.MISSING
                 and item.default_factory is dataclasses.MISSING,
             )
-            for item in dataclasses.fields(cls)  # type: ignore[arg-type]
+            for item in dataclasses.fields(origin)  # type: ignore[arg-type]
             if item.init
         ]
 
     def extras(self, cls: type) -> tuple[bool, Callable[[object], bool] | None]:
-        if issubclass(cls, msgspec.Struct):
-            config = cls.__struct_config__
+        origin = _model_class(cls)
+        if isinstance(origin, type) and issubclass(origin, msgspec.Struct):
+            config = origin.__struct_config__
             if config.omit_defaults or config.tag is not None or config.array_like:
                 return False, None
         unset = tuple(

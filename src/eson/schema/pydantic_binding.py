@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdap
 from pydantic.dataclasses import is_pydantic_dataclass
 from pydantic_core import PydanticUndefined
 
+from eson.schema.annotations import generic_parameters, substitute
 from eson.schema.binding import FieldSpec, ModelShape, Problem
 from eson.schema.model import FieldSchema
 
@@ -41,9 +42,26 @@ _PLAIN: dict[type, frozenset[type]] = {
 _OPAQUE_SCHEMAS = frozenset({"is-instance", "callable", "is-subclass"})
 
 
-def owns(cls: type) -> bool:
-    """Whether ``cls`` is a Pydantic model or Pydantic dataclass."""
-    return (isinstance(cls, type) and issubclass(cls, BaseModel)) or is_pydantic_dataclass(cls)
+def owns(cls: object) -> bool:
+    """Whether ``cls`` is a Pydantic model or Pydantic dataclass (parametrised ones too)."""
+    generic = generic_parameters(cls)
+    if generic is not None:
+        cls = generic[0]
+    # cast: the accepted argument type differs between Pydantic releases.
+    return (isinstance(cls, type) and issubclass(cls, BaseModel)) or is_pydantic_dataclass(
+        typing.cast(Any, cls)
+    )
+
+
+def _dataclass_alias(tp: object) -> tuple[type, dict[Any, Any]] | None:
+    """A parametrised generic dataclass (``Box[int]``, a typing alias): class and parameters.
+
+    Parametrised Pydantic models are classes of their own and need no such care.
+    """
+    generic = generic_parameters(tp)
+    if generic is not None and dataclasses.is_dataclass(generic[0]):
+        return generic
+    return None
 
 
 class PydanticBinding:
@@ -52,6 +70,8 @@ class PydanticBinding:
     name = "pydantic"
 
     def model_shape(self, tp: object) -> ModelShape | None:
+        if _dataclass_alias(tp) is not None:
+            return "record"
         if not isinstance(tp, type):
             return None
         if issubclass(tp, BaseModel):
@@ -63,7 +83,7 @@ class PydanticBinding:
         return None
 
     def fields(self, cls: type) -> list[FieldSpec]:
-        if issubclass(cls, BaseModel):
+        if isinstance(cls, type) and issubclass(cls, BaseModel):
             _complete(cls)
             specs = [
                 FieldSpec(
@@ -76,19 +96,23 @@ class PydanticBinding:
                 if info.exclude is not True
             ]
             for name, computed in cls.__pydantic_computed_fields__.items():
-                annotation = computed.return_type
+                annotation: Any = computed.return_type
                 if annotation is PydanticUndefined:
                     annotation = Any
                 wire = computed.alias if computed.alias is not None else name
                 specs.append(FieldSpec(name, wire, annotation, False, True))
             return specs
+        bindings: dict[Any, Any] = {}
+        generic = _dataclass_alias(cls)
+        if generic is not None:
+            cls, bindings = generic
         pydantic_fields = getattr(cls, "__pydantic_fields__", None)
         if pydantic_fields is not None:
             return [
                 FieldSpec(
                     name,
                     _wire_name(name, info),
-                    info.rebuild_annotation(),
+                    substitute(info.rebuild_annotation(), bindings),
                     info.is_required(),
                 )
                 for name, info in pydantic_fields.items()
@@ -99,15 +123,15 @@ class PydanticBinding:
             FieldSpec(
                 item.name,
                 item.name,
-                hints.get(item.name, Any),
+                substitute(hints.get(item.name, Any), bindings),
                 item.default is dataclasses.MISSING
                 and item.default_factory is dataclasses.MISSING,
             )
-            for item in dataclasses.fields(cls)  # type: ignore[arg-type]
+            for item in dataclasses.fields(typing.cast(Any, cls))
         ]
 
     def extras(self, cls: type) -> tuple[bool, Callable[[object], bool] | None]:
-        if not issubclass(cls, BaseModel):
+        if not isinstance(cls, type) or not issubclass(cls, BaseModel):
             return True, None
         decorators = cls.__pydantic_decorators__
         if (
@@ -133,7 +157,7 @@ class PydanticBinding:
     def serialized_annotation(self, metadata: Sequence[object]) -> Any:
         for item in reversed(metadata):
             if isinstance(item, (PlainSerializer, WrapSerializer)):
-                declared = item.return_type
+                declared: Any = item.return_type
                 if declared is PydanticUndefined:
                     try:
                         declared = typing.get_type_hints(item.func).get("return", Any)
@@ -164,7 +188,7 @@ class PydanticBinding:
         return self.dump(obj)[spec.wire]
 
     def validator(self, cls: type) -> Callable[[Any], Any]:
-        if issubclass(cls, BaseModel):
+        if isinstance(cls, type) and issubclass(cls, BaseModel):
             _complete(cls)
             validate: Callable[[Any], Any] = cls.__pydantic_validator__.validate_python
             return validate
@@ -181,7 +205,7 @@ class PydanticBinding:
     def columns_reader(
         self, cls: type, attrs: Sequence[str]
     ) -> Callable[[list[Any]], Sequence[Sequence[Any]]] | None:
-        if not issubclass(cls, BaseModel) or not attrs:
+        if not isinstance(cls, type) or not issubclass(cls, BaseModel) or not attrs:
             return None
         if any(attr not in cls.__pydantic_fields__ for attr in attrs):
             return None  # computed fields are properties, not in __dict__

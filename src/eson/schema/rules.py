@@ -12,7 +12,9 @@ code                       rule
 ``eson-record-array``      a list field's element type is one concrete record
                            type, or a type that is never a record (no
                            ``list[A | B]``, ``list[Any]``, ``list[dict]``,
-                           ``list[R | None]``)
+                           ``list[R | None]``, ``list[T]`` for a type variable
+                           ``T`` that may be a record); a record array has its
+                           field to itself (no ``list[A] | A``)
 ``eson-wire-name``         every wire name matches ESON's name production
 ``eson-reserved-n``        no record type whose first field is ``n`` serves as
                            a record array (or is a ``Record``); in a
@@ -22,6 +24,11 @@ code                       rule
 ``eson-unsupported-type``  every field type is one the model framework can
                            write as JSON (no callables, arbitrary classes ...)
 =========================  ===================================================
+
+A class that breaks several rules raises for the first of them in
+:data:`CHECK_ORDER`; the mypy plugin reports each broken rule, at most one per
+field (the first in the same order), so the first of its codes in that order
+is the one the runtime raises.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from eson.schema.annotations import (
     describe,
     is_any,
     literal_values,
+    type_var_stands_for,
     union_members,
     unwrap,
 )
@@ -46,6 +54,7 @@ from eson.schema.binding import Binding, FieldSpec
 from eson.wire.eson_names import NAME_PATTERN, is_name
 
 __all__ = [
+    "CHECK_ORDER",
     "RULES",
     "check_duplicate_names",
     "check_record_array",
@@ -64,12 +73,33 @@ RULES: dict[str, str] = {
 }
 
 
-def class_name(cls: type) -> str:
-    """A class's qualified name without the ``<locals>`` of enclosing functions."""
-    return cls.__qualname__.rsplit("<locals>.", 1)[-1]
+#: The order in which a class is checked.  A class breaking several rules
+#: raises for the first of them; a class whose instances have no ESON layout
+#: at all (an ``array_like`` Struct, a ``RootModel``: ``eson-unsupported-type``)
+#: is refused right after the duplicate names, before its fields are looked at.
+CHECK_ORDER: tuple[str, ...] = (
+    "eson-duplicate-name",
+    "eson-wire-name",
+    "eson-record-array",
+    "eson-unsupported-type",
+    "eson-reserved-n",
+)
 
 
-def _fail(owner: type, attr: str | None, reason: str, code: str) -> typing.NoReturn:
+def class_name(cls: object) -> str:
+    """A class's qualified name without the ``<locals>`` of enclosing functions.
+
+    ``cls`` may also be a parametrised generic (``Page[int]``) or, for a class
+    that does not exist yet, its qualified name.
+    """
+    if isinstance(cls, str):
+        return cls.rsplit("<locals>.", 1)[-1]
+    if isinstance(cls, type):
+        return cls.__qualname__.rsplit("<locals>.", 1)[-1]
+    return describe(cls)
+
+
+def _fail(owner: object, attr: str | None, reason: str, code: str) -> typing.NoReturn:
     where = class_name(owner) if attr is None else f"{class_name(owner)}.{attr}"
     raise TypeError(f"{where}: {reason} [{code}]")
 
@@ -86,8 +116,12 @@ def check_wire_name(owner: type, attr: str, wire: str) -> None:
         )
 
 
-def check_duplicate_names(owner: type, fields: Sequence[FieldSpec]) -> None:
-    """Rule ``eson-duplicate-name``: no two fields share a wire name."""
+def check_duplicate_names(owner: type | str, fields: Sequence[FieldSpec]) -> None:
+    """Rule ``eson-duplicate-name``: no two fields share a wire name.
+
+    ``owner`` is the class, or its qualified name while the class cannot be
+    created (msgspec refuses duplicate names before the class exists).
+    """
     seen: dict[str, str] = {}
     for spec in fields:
         other = seen.get(spec.wire)
@@ -95,7 +129,8 @@ def check_duplicate_names(owner: type, fields: Sequence[FieldSpec]) -> None:
             _fail(
                 owner,
                 spec.attr,
-                f"wire name {spec.wire!r} is already used by field {other!r}",
+                f"wire name {spec.wire!r} is already used by field {other!r}; give one "
+                "of them another wire name (an alias, or msgspec.field(name=...))",
                 "eson-duplicate-name",
             )
         seen[spec.wire] = spec.attr
@@ -104,7 +139,7 @@ def check_duplicate_names(owner: type, fields: Sequence[FieldSpec]) -> None:
 def check_reserved_n(
     owner: type,
     attr: str | None,
-    record: type,
+    record: Any,
     wire_names: Sequence[str],
     *,
     numbered: bool = False,
@@ -120,7 +155,7 @@ def check_reserved_n(
         owner: The class being checked (the message, or the record itself).
         attr: The field of ``owner`` holding the records (``None`` when the
             record class is checked on its own).
-        record: The record type.
+        record: The record type (a model class, or a parametrised generic one).
         wire_names: The record type's wire names, in order.
         numbered: Whether the document numbers its record arrays.
     """
@@ -143,55 +178,118 @@ def check_reserved_n(
         )
 
 
-def check_record_array(owner: type, attr: str, element: Any, binding: Binding) -> type | None:
+def check_record_array(
+    owner: type, attr: str, element: Any, binding: Binding, *, alongside: Sequence[Any] = ()
+) -> Any:
     """Rule ``eson-record-array``: classify the element type of a list field.
 
+    Args:
+        owner: The class being checked.
+        attr: The list field.
+        element: The element type (for ``list[A] | tuple[A, ...]``, the union
+            of the arrays' element types).
+        binding: The framework of ``owner``.
+        alongside: The field's other types, besides its arrays and ``None``
+            (``A`` in ``list[A] | A``).  A record array must have its field to
+            itself, or the field would have no single layout.
+
     Returns:
-        The record type when the list is a record array, ``None`` when its
+        The record type when the list is a record array (a model class, or a
+        parametrised generic one such as ``Page[int]``), ``None`` when its
         elements are never records (a scalar array).
 
     Raises:
         TypeError: when elements may or may not be records, or are records of
-            more than one type -- the writer could not give the list one layout.
+            more than one type (a type variable included) -- the writer could
+            not give the list one layout -- or when a record array shares its
+            field with other types.
     """
     verdict = _record_verdict(element, binding)
-    if isinstance(verdict, type):
-        return verdict
     if verdict is None:
         return None
-    _fail(
-        owner,
-        attr,
-        f"list element type {describe(element)} is not one concrete record type "
-        f"({verdict}); use list[R] for one model type R, split a mixed batch into "
-        "one list per type, or use scalar elements",
-        "eson-record-array",
-    )
+    if isinstance(verdict, _TypeVarReason):
+        _fail(
+            owner,
+            attr,
+            f"list element type {describe(element)} is not one concrete record type "
+            f"({verdict}), so the array could hold records of more than one type; "
+            "declare the field with one concrete record type, list[R], and use one array "
+            "per record type (a generic Message cannot leave a record array's type to a "
+            "type parameter)",
+            "eson-record-array",
+        )
+    if isinstance(verdict, str):
+        _fail(
+            owner,
+            attr,
+            f"list element type {describe(element)} is not one concrete record type "
+            f"({verdict}); use list[R] for one model type R, split a mixed batch into "
+            "one list per type, or use scalar elements",
+            "eson-record-array",
+        )
+    if alongside:
+        others = " | ".join(describe(tp) for tp in alongside)
+        _fail(
+            owner,
+            attr,
+            f"a record array of {describe(verdict)} cannot share its field with {others}: "
+            "the field would have no single layout; declare the record array and the "
+            "other value as separate fields",
+            "eson-record-array",
+        )
+    return verdict
 
 
-def _record_verdict(element: Any, binding: Binding) -> type | str | None:
-    """A record type, ``None`` (never a record), or why the element is ambiguous."""
-    bare, metadata = unwrap(element)
+class _TypeVarReason(str):
+    """Why an element type is ambiguous, when the reason is a type variable."""
+
+    __slots__ = ()
+
+
+def _record_verdict(element: Any, binding: Binding) -> Any:
+    """A record type, ``None`` (never a record), or why the element is ambiguous (a str)."""
+    bare, metadata = unwrap(element, keep_type_vars=True)
     serialized = binding.serialized_annotation(metadata)
     if serialized is not None:
         if is_any(serialized):
             return "a custom serializer without a declared return type may write objects"
         return _never_record(serialized, binding)
-    shape = binding.model_shape(bare)
-    if shape == "record":
-        assert isinstance(bare, type)
+    if isinstance(bare, typing.TypeVar):
+        return _type_var_reason(bare, binding)
+    if binding.model_shape(bare) == "record":
         return bare
     return _never_record(bare, binding)
 
 
+def _type_var_reason(var: typing.TypeVar, binding: Binding) -> _TypeVarReason | None:
+    """Why a type variable may be a record (``None`` when what it stands for never is).
+
+    Unbound, it may be anything; bound to a record type it admits every
+    subclass, each a schema of its own; constrained, it may be each constraint.
+    """
+    stands_for = type_var_stands_for(var)
+    verdict = _record_verdict(stands_for, binding)
+    if verdict is None:
+        return None
+    if var.__bound__ is not None:
+        what = f"bound to {describe(var.__bound__)}, so it admits every subclass"
+    elif var.__constraints__:
+        what = "constrained to " + ", ".join(describe(c) for c in var.__constraints__)
+    else:
+        what = "unbound, so it may be any type"
+    return _TypeVarReason(f"type variable {var.__name__} is {what}")
+
+
 def _never_record(tp: Any, binding: Binding) -> str | None:
     """``None`` when values of ``tp`` are never JSON objects, else the reason."""
-    bare, metadata = unwrap(tp)
+    bare, metadata = unwrap(tp, keep_type_vars=True)
     serialized = binding.serialized_annotation(metadata)
     if serialized is not None:
         if is_any(serialized):
             return "a custom serializer without a declared return type may write objects"
         return _never_record(serialized, binding)
+    if isinstance(bare, typing.TypeVar):
+        return _type_var_reason(bare, binding)
     if is_any(bare):
         return "any value may be an object"
     if bare is NONE_TYPE or bare is None or literal_values(bare) is not None:
@@ -200,6 +298,8 @@ def _never_record(tp: Any, binding: Binding) -> str | None:
     if members is not None:
         for member in members:
             reason = _never_record(member, binding)
+            if isinstance(reason, _TypeVarReason):
+                return reason
             if reason is not None:
                 return f"a union member may be an object: {reason}"
         return None
@@ -256,8 +356,7 @@ def _unsupported(tp: Any, owner: type, binding: Binding, seen: set[int]) -> str 
                     return reason
         return None
     shape = binding.model_shape(bare)
-    if shape is not None:
-        assert isinstance(bare, type)
+    if shape is not None:  # a model class, or a parametrised generic one
         if id(bare) in seen:
             return None
         seen.add(id(bare))
