@@ -23,8 +23,8 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys
