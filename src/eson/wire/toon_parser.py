@@ -16,6 +16,7 @@ never used to allocate, and nesting deeper than
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
@@ -31,7 +32,7 @@ from eson.wire.toon_scanner import (
     split_table,
 )
 
-__all__ = ["decode_text", "text_of"]
+__all__ = ["Positions", "decode_text", "text_of"]
 
 _OBJECT, _LIST, _TRAIL = 0, 1, 2
 _QUOTED_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)" *:', re.S)
@@ -66,7 +67,67 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
     return text
 
 
-def decode_text(text: str, *, strict: bool = True, indent_size: int = 2) -> Any:
+class Positions:
+    """Where the decoder found each value: filled in by :func:`decode_text`.
+
+    Containers are recorded by identity, so the record is valid for as long
+    as the decoded value is alive and unchanged.  The typed back end uses it
+    to put a validation error on the line its value came from.
+    """
+
+    __slots__ = ("items", "keys")
+
+    def __init__(self) -> None:
+        self.keys: dict[int, dict[str, int]] = {}
+        self.items: dict[int, list[int]] = {}
+
+    def key(self, container: dict[str, Any], key: str, line: int) -> None:
+        """Record that ``container[key]`` was read from ``line``."""
+        lines = self.keys.get(id(container))
+        if lines is None:
+            lines = self.keys[id(container)] = {}
+        lines[key] = line
+
+    def item(self, container: list[Any], line: int) -> None:
+        """Record that the next element of ``container`` was read from ``line``."""
+        lines = self.items.get(id(container))
+        if lines is None:
+            lines = self.items[id(container)] = []
+        lines.append(line)
+
+    def line_of(self, document: Any, path: Sequence[str | int]) -> int | None:
+        """The line of the deepest value along ``path`` (keys and indexes) that was read.
+
+        ``None`` when not even the first step is known.
+        """
+        line: int | None = None
+        value = document
+        for step in path:
+            if isinstance(value, dict):
+                lines = self.keys.get(id(value))
+                if lines is None or not isinstance(step, str) or step not in lines:
+                    break
+                line = lines[step]
+                value = value[step]
+            elif isinstance(value, list) and isinstance(step, int):
+                found = self.items.get(id(value))
+                if found is None or not 0 <= step < len(found) or step >= len(value):
+                    break
+                line = found[step]
+                value = value[step]
+            else:
+                break
+        return line
+
+
+def decode_text(
+    text: str,
+    *,
+    strict: bool = True,
+    indent_size: int = 2,
+    level: int = 1,
+    positions: Positions | None = None,
+) -> Any:
     """Decode a TOON document held in a ``str`` into plain Python values.
 
     Objects become ``dict`` (keys in document order), arrays ``list``, and
@@ -81,6 +142,10 @@ def decode_text(text: str, *, strict: bool = True, indent_size: int = 2) -> Any:
             ``False``, duplicate keys resolve last-write-wins and the other
             checks are relaxed as the spec allows.
         indent_size: Spaces per indentation level.
+        level: The nesting level of the root container (1 for a whole
+            document; more when ``text`` is a block cut out of a larger
+            document, so that the nesting limit counts from where it stood).
+        positions: When given, records the line of every key and element.
 
     Raises:
         TOONError: for malformed text, with the 1-based line number.
@@ -89,7 +154,7 @@ def decode_text(text: str, *, strict: bool = True, indent_size: int = 2) -> Any:
     if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
         raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
     lines = scan_lines(text, indent_size, strict)
-    return _Parser(lines, strict).parse()
+    return _Parser(lines, strict, level, positions).parse()
 
 
 class _Frame:
@@ -157,7 +222,11 @@ def _clip(text: str) -> str:
 class _Parser:
     """One decoding run over scanned lines."""
 
-    def __init__(self, lines: ScannedLines, strict: bool) -> None:
+    def __init__(
+        self, lines: ScannedLines, strict: bool, level: int = 1, positions: Positions | None = None
+    ) -> None:
+        self.level = level
+        self.positions = positions
         self.depths = lines.depths
         self.contents = lines.contents
         self.numbers = lines.numbers
@@ -204,14 +273,14 @@ class _Parser:
             if header is not None:
                 holder: list[Any] = []
                 self.stack.append(_Frame(_TRAIL, None, 0, -1, False, 0))
-                following = self._open(header, holder, None, 0, 1, 0)
+                following = self._open(header, holder, None, 0, self.level, 0)
                 self._run(following)
                 self._close_all()
                 return holder[0]
         if count == 1 and not _is_key_value(first):
             return parse_primitive(first.rstrip(" "))
         root: dict[str, Any] = {}
-        self.stack.append(_Frame(_OBJECT, root, 0, -1, False, 1))
+        self.stack.append(_Frame(_OBJECT, root, 0, -1, False, self.level))
         self._run(0)
         self._close_all()
         return root
@@ -311,6 +380,8 @@ class _Parser:
             key, rest = _split_key(content)
         if self.strict and key in target:
             raise TOONError(f"duplicate key {key!r}")
+        if self.positions is not None:
+            self.positions.key(target, key, self.numbers[index])
         if not rest:
             level = frame.level + 1
             _check_level(level)
@@ -335,6 +406,8 @@ class _Parser:
         items: list[Any] = frame.value
         if not items:
             self.open_spans += 1
+        if self.positions is not None:
+            self.positions.item(items, self.numbers[index])
         level = frame.level + 1
         rest = content[2:].strip(" ")
         if not rest:
@@ -410,6 +483,8 @@ class _Parser:
             parent.append(value)
         else:
             parent[key] = value
+            if self.positions is not None:
+                self.positions.key(parent, key, self.numbers[index])
         return following
 
     def _row_depth(self, index: int, row_depth: int, started: bool) -> int:
@@ -492,6 +567,9 @@ class _Parser:
                 rows.extend(map(dict, map(zip, repeat(names), zip(*values))))
             else:
                 rows.extend(map(layout.build, zip(*values)))
+            if self.positions is not None:
+                for row_line in row_lines:
+                    self.positions.item(rows, self.numbers[row_line])
         return line_no
 
     def _raise_at_bad_cell(
@@ -557,6 +635,8 @@ class _Parser:
             if strict and key in entries:
                 raise TOONError(f"duplicate key {key!r}", section=header.key, row=seen + 1)
             entries[key] = layout.build(values)
+            if self.positions is not None:
+                self.positions.key(entries, key, self.numbers[line_no])
             seen += 1
             line_no += 1
         if strict and seen != header.length:

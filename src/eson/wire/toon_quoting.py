@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
+
 from eson.errors import TOONError
 from eson.wire.toon_limits import MAX_INT_DIGITS
 
@@ -33,7 +35,9 @@ __all__ = [
     "format_int",
     "format_key",
     "format_primitive",
+    "format_str_column",
     "format_string",
+    "parse_cells",
     "parse_column",
     "parse_primitive",
     "parse_quoted",
@@ -64,6 +68,23 @@ def _safe_pattern(delimiter: str) -> re.Pattern[str]:
 
 # fullmatch() succeeds exactly when a string may be written without quotes.
 _SAFE_STRING = {d: _safe_pattern(d) for d in DELIMITERS}
+
+
+def _safe_lines_pattern(delimiter: str) -> re.Pattern[str]:
+    """Like :func:`_safe_pattern`, for many strings joined by LF (one a line)."""
+    bad = _ALWAYS_UNSAFE + re.escape(delimiter)
+    end = r"(?:\n|\Z)"
+    line = (
+        rf"(?!(?:true|false|null){end})"
+        rf"(?![+-]?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?{end})"
+        rf"[^\-#{_EDGE_SPACE}{bad}](?:[^{bad}]*[^{_EDGE_SPACE}{bad}])?"
+    )
+    return re.compile(rf"{line}(?:\n{line})*")
+
+
+# fullmatch() of the LF-joined strings succeeds exactly when none needs quotes
+# (an LF inside a string is unsafe, and is caught by counting the LFs).
+_SAFE_LINES = {d: _safe_lines_pattern(d) for d in DELIMITERS}
 _SAFE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -94,6 +115,23 @@ def format_string(text: str, delimiter: str = ",") -> str:
     if _SAFE_STRING[delimiter].fullmatch(text) is not None:
         return text
     return quote(text)
+
+
+def format_str_column(values: Sequence[str], delimiter: str = ",") -> list[str]:
+    """Return the tokens of a column of strings: ``format_string`` of each, faster.
+
+    The whole column is checked with one regular-expression scan; only when
+    some string needs quotes is each one looked at on its own.
+
+    Raises:
+        TypeError: if a value is not a ``str`` (subclasses count as ``str``).
+        TOONError: for a string holding a surrogate code point.
+    """
+    joined = "\n".join(values)
+    if joined.count("\n") == len(values) - 1 and _SAFE_LINES[delimiter].fullmatch(joined):
+        return list(values)
+    safe = _SAFE_STRING[delimiter].fullmatch
+    return [value if safe(value) is not None else quote(value) for value in values]
 
 
 def format_key(key: str) -> str:
@@ -358,10 +396,17 @@ def parse_primitive(token: str) -> Any:
 # Whole-column shapes, matched against the column's tokens joined by LF (a
 # token never holds a line break), so one regex scan classifies every token.
 _NOT_PLAIN = re.compile(r'\n(?:[-0-9"]|(?:true|false|null)(?:\n|\Z))')
+_NOT_PLAIN_FIRST = frozenset('-0123456789"')
 _INT_COLUMN = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?:\n-?(?:0|[1-9][0-9]{0,17}))*")
 _FRACTION = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)"
 _FLOAT_COLUMN = re.compile(rf"{_FRACTION}(?:\n{_FRACTION})*")
 _LITERAL_COLUMN = re.compile(r"(?:true|false|null)(?:\n(?:true|false|null))*")
+# Integers and decimals mixed (``0``, ``0.25``, ``1e3``): JSON reads these
+# exactly as the TOON number grammar does.
+_MIXED_NUMBERS = msgspec.json.Decoder(list[int | float])
+# str.translate() with this leaves nothing iff only number characters remain.
+_NUMBER_CHARS = str.maketrans("", "", "0123456789.-+eE\n")
+_MAX_NUMBER_CHARS = 40  # any int this long is far below MAX_INT_DIGITS
 
 
 def parse_column(tokens: Sequence[str]) -> list[Any]:
@@ -375,11 +420,44 @@ def parse_column(tokens: Sequence[str]) -> list[Any]:
     Raises:
         TOONError: as :func:`parse_primitive` does, for the first bad token.
     """
-    joined = "\n".join(tokens)
+    return _parse_joined(tokens, "\n".join(tokens))
+
+
+def parse_cells(cells: Sequence[str]) -> list[Any]:
+    """:func:`parse_column` of ``cells`` trimmed of spaces, for cells split but not trimmed.
+
+    Checking the whole column for spaces at cell edges is cheaper than
+    trimming every cell, and most columns have none.
+    """
+    joined = "\n".join(cells)
+    if " " in joined and (
+        joined[:1] == " " or joined[-1:] == " " or "\n " in joined or " \n" in joined
+    ):
+        cells = [cell.strip(" ") for cell in cells]
+        joined = "\n".join(cells)
+    return _parse_joined(cells, joined)
+
+
+def _parse_joined(tokens: Sequence[str], joined: str) -> list[Any]:
     if joined.count("\n") != len(tokens) - 1:  # a token with a line break: be careful
         return list(map(parse_primitive, tokens))
-    if _NOT_PLAIN.search("\n" + joined) is None:  # no number, literal or quoted token
+    first = joined[:1]
+    if (
+        first not in _NOT_PLAIN_FIRST
+        and _NOT_PLAIN.search(joined) is None
+        and tokens[0] not in _LITERALS
+    ):  # no number, literal or quoted token
         return list(tokens)
+    if not joined.translate(_NUMBER_CHARS) and max(map(len, tokens)) <= _MAX_NUMBER_CHARS:
+        # Only number characters, so each token is a JSON number or JSON fails
+        # (the two grammars are the same); short ones are read exactly.
+        try:
+            values: list[Any] = _MIXED_NUMBERS.decode("[" + ",".join(tokens) + "]")
+        except msgspec.DecodeError:  # malformed, or beyond the float range
+            return list(map(parse_primitive, tokens))  # strings, or the error
+        if 0.0 in values:  # -0.0 reads as 0.0, as parse_primitive does
+            return [0.0 if type(v) is float and not v else v for v in values]
+        return values
     if _INT_COLUMN.fullmatch(joined) is not None:
         return list(map(int, tokens))
     if _FLOAT_COLUMN.fullmatch(joined) is not None:

@@ -19,7 +19,14 @@ from operator import methodcaller
 from eson.errors import TOONError
 from eson.wire.toon_quoting import DELIMITERS
 
-__all__ = ["ScannedLines", "find_unquoted", "scan_lines", "split_cells", "split_table"]
+__all__ = [
+    "ScannedLines",
+    "find_unquoted",
+    "scan_lines",
+    "split_cells",
+    "split_lines",
+    "split_table",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,12 +200,18 @@ def split_table(
     joined = delimiter.join(rows)
     quoted = '"' in joined
     if not quoted:
-        counts = list(map(methodcaller("count", delimiter), rows))
-        if counts.count(width - 1) == len(rows):  # one split for the whole table
-            cells = joined.split(delimiter)
+        # One split for the whole table: rows are joined with a marker cell
+        # "\n", which no row can hold, so every row has `width` cells iff
+        # each marker lands at its slot.
+        count = len(rows)
+        stride = width + 1
+        cells = f"{delimiter}\n{delimiter}".join(rows).split(delimiter)
+        if len(cells) == count * stride - 1 and (
+            count == 1 or cells[width::stride].count("\n") == count - 1
+        ):
             if _needs_trim(joined, delimiter):
                 cells = list(map(_strip_spaces, cells))
-            return [cells[column::width] for column in range(width)]
+            return [cells[column::stride] for column in range(width)]
     table = list(map(methodcaller("split", delimiter), rows))
     if quoted:
         for number, row in enumerate(rows):
@@ -213,6 +226,33 @@ def split_table(
                     raise TOONError(f"expected {width} cells, got {len(cells)}", row=number + 1)
                 table[number] = (cells + ["null"] * width)[:width]
     return list(map(list, zip(*table)))
+
+
+def split_lines(
+    text: str, delimiter: str, width: int, separator: str = "\n", *, trim: bool = True
+) -> list[list[str]] | None:
+    """Split rows held as one text into ``width`` columns of trimmed cell tokens, or ``None``.
+
+    The fast case of :func:`split_table`: the rows are ``text`` cut at each
+    ``separator`` (a line feed, possibly followed by the rows' indentation).
+    Returns ``None`` when a row holds a quote (then use ``split_table``) or
+    has another number of cells than ``width``.  With ``trim=False`` the
+    cells keep the spaces around them (for
+    :func:`~eson.wire.toon_quoting.parse_cells`, which trims cheaper).
+    """
+    if '"' in text:
+        return None
+    marked = text.replace(separator, f"{delimiter}\n{delimiter}")
+    cells = marked.split(delimiter)
+    count = marked.count("\n") + 1
+    stride = width + 1
+    if len(cells) != count * stride - 1 or (
+        count > 1 and cells[width::stride].count("\n") != count - 1
+    ):
+        return None
+    if trim and _needs_trim(marked, delimiter):
+        cells = list(map(_strip_spaces, cells))
+    return [cells[column::stride] for column in range(width)]
 
 
 def _needs_trim(joined: str, delimiter: str) -> bool:

@@ -25,9 +25,14 @@ from typing import Any
 from eson.errors import TOONError
 from eson.wire.toon_header import HeaderField, format_fields
 from eson.wire.toon_limits import MAX_DEPTH
-from eson.wire.toon_quoting import DELIMITERS, format_key, primitive_formatter
+from eson.wire.toon_quoting import (
+    DELIMITERS,
+    format_key,
+    format_str_column,
+    primitive_formatter,
+)
 
-__all__ = ["encode_value"]
+__all__ = ["Writer", "encode_value"]
 
 _Columns = tuple[tuple[HeaderField, ...], list[list[str]]]
 
@@ -57,7 +62,7 @@ def encode_value(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> s
         raise ValueError(f"delimiter must be ',', '\\t' or '|', not {delimiter!r}")
     if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
         raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
-    writer = _Writer(delimiter, indent_size)
+    writer = Writer(delimiter, indent_size)
     try:
         writer.root(value)
     except RecursionError:  # only reachable when called with a nearly full stack
@@ -69,8 +74,20 @@ def _foreign(value: Any) -> TOONError:
     return TOONError(f"cannot encode a value of type {type(value).__name__} as TOON")
 
 
-class _Writer:
-    """One encoding run: collects the output lines."""
+class Writer:
+    """One encoding run: collects the output lines in :attr:`lines`.
+
+    :func:`encode_value` makes one per call.  The typed back end
+    (:mod:`eson.codecs.toon_encode`) makes one too, appends the lines it
+    writes itself to :attr:`lines`, and hands the values it has no fast path
+    for to :meth:`member` (a field), :meth:`root` (a whole document) or
+    :meth:`item` (a list item), which then write exactly what
+    :func:`encode_value` writes for them.
+
+    Args:
+        delimiter: ``","``, ``"\\t"`` or ``"|"`` (not checked here).
+        indent_size: Spaces per level (at least 1, not checked here).
+    """
 
     def __init__(self, delimiter: str, indent_size: int) -> None:
         self.delimiter = delimiter
@@ -93,6 +110,7 @@ class _Writer:
     # ------------------------------------------------------------ helpers
 
     def pad(self, depth: int) -> str:
+        """The indentation of a line at ``depth``."""
         pads = self.pads
         while len(pads) <= depth:
             pads.append(pads[-1] + self.unit)
@@ -135,7 +153,11 @@ class _Writer:
             if not isinstance(key, str):
                 return None
             column = [row[key] for row in rows]
-            cells = list(map(cell, column))
+            try:  # a column of strings: one pass for the lot
+                strings: list[str] | None = format_str_column(column, self.delimiter)
+            except TypeError:  # not all strings
+                strings = None
+            cells = strings if strings is not None else list(map(cell, column))
             if None not in cells:
                 fields.append(HeaderField(key))
                 columns.append(cells)  # type: ignore[arg-type]
