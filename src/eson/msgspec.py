@@ -37,14 +37,18 @@ Needs msgspec 0.20 or later (for ``msgspec.StructMeta``).  Plain
 
 from __future__ import annotations
 
+import typing
+import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 from typing_extensions import Self
 
+from eson.codecs import toon_typed
 from eson.codecs.eson_typed import decode_model, encode_model
+from eson.schema.binding import FieldSpec
 from eson.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
-from eson.schema.rules import check_reserved_n
+from eson.schema.rules import check_duplicate_names, check_reserved_n
 
 __all__ = ["Message", "Record"]
 
@@ -57,8 +61,8 @@ else:
 
 
 def _check_now(cls: type, *, record: bool) -> None:
-    if getattr(cls, "__parameters__", ()):
-        return  # a generic Struct: its fields are only known per parametrization
+    # A generic Struct is checked too, its type parameters standing for their bounds
+    # (or Any); a parametrisation (Page[int]) is compiled where it is used.
     try:
         if record:
             schema = record_schema(cls)
@@ -67,6 +71,127 @@ def _check_now(cls: type, *, record: bool) -> None:
             document_schema(cls)
     except NameError:
         return  # a forward reference: checked again on first use
+
+
+#: The ``rename=`` each class made by these metaclasses was given (``_INHERIT``: none).
+_RENAMES: weakref.WeakKeyDictionary[type, object] = weakref.WeakKeyDictionary()
+_INHERIT = object()
+_UNKNOWN = object()
+_DUPLICATES = "Multiple fields rename to the same name"
+
+
+def _create(
+    mcls: type,
+    name: str,
+    bases: tuple[type, ...],
+    namespace: dict[str, Any],
+    struct_config: dict[str, Any],
+) -> Any:
+    """Create the Struct class; msgspec's duplicate-name error becomes the ESON rule's."""
+    try:
+        cls: type = _StructMeta.__new__(mcls, name, bases, namespace, **struct_config)
+    except ValueError as exc:
+        if _DUPLICATES not in str(exc):
+            raise
+        qualname = str(namespace.get("__qualname__", name))
+        raise _duplicate_error(qualname, bases, namespace, struct_config) from exc
+    _RENAMES[cls] = struct_config.get("rename", _INHERIT)
+    return cls
+
+
+def _duplicate_error(
+    qualname: str, bases: tuple[type, ...], namespace: dict[str, Any], config: dict[str, Any]
+) -> TypeError:
+    """The ``eson-duplicate-name`` error of a class msgspec refused to create."""
+    specs = _wire_names(bases, namespace, config)
+    if specs is not None:
+        try:
+            check_duplicate_names(qualname, specs)
+        except TypeError as error:
+            return error
+    return TypeError(
+        f"{qualname.rsplit('<locals>.', 1)[-1]}: two fields share a wire name after "
+        "renaming; give one of them another wire name (msgspec.field(name=...)) "
+        "[eson-duplicate-name]"
+    )
+
+
+def _wire_names(
+    bases: tuple[type, ...], namespace: dict[str, Any], struct_config: dict[str, Any]
+) -> list[FieldSpec] | None:
+    """The wire names msgspec would give a class's fields (inherited ones first).
+
+    ``None`` when they cannot be worked out (a renaming inherited from a plain
+    Struct, annotations not in the namespace ...).
+    """
+    specs: dict[str, FieldSpec] = {}
+    for base in reversed(bases):
+        if isinstance(base, _StructMeta):
+            for attr, wire in zip(base.__struct_fields__, base.__struct_encode_fields__):
+                specs[attr] = FieldSpec(attr, wire, Any)
+    annotations = _own_annotations(namespace)
+    if annotations is None:
+        return None
+    rename: Any = struct_config["rename"] if "rename" in struct_config else _inherited_rename(bases)
+    for attr, annotation in annotations.items():
+        if _is_class_var(annotation):
+            continue
+        default = namespace.get(attr)
+        explicit = getattr(default, "name", None) if isinstance(default, _FIELD) else None
+        if explicit is not None:
+            wire = str(explicit)
+        elif rename is None:
+            wire = attr
+        elif rename is _UNKNOWN:
+            return None
+        else:
+            try:
+                probe = msgspec.defstruct("_Probe", [(attr, object)], rename=rename)
+            except Exception:
+                return None
+            wire = probe.__struct_encode_fields__[0]
+        specs.pop(attr, None)
+        specs[attr] = FieldSpec(attr, wire, Any)
+    return list(specs.values())
+
+
+_FIELD = type(msgspec.field())
+
+
+def _inherited_rename(bases: tuple[type, ...]) -> object:
+    for base in bases:
+        for cls in base.__mro__:
+            if cls is msgspec.Struct or not isinstance(cls, _StructMeta):
+                continue
+            if cls not in _RENAMES:
+                return _UNKNOWN  # a plain Struct: its renaming is not recorded anywhere
+            rename = _RENAMES[cls]
+            if rename is not _INHERIT:
+                return rename
+    return None
+
+
+def _own_annotations(namespace: dict[str, Any]) -> dict[str, Any] | None:
+    """The annotations of a class body that is not a class yet."""
+    annotations = namespace.get("__annotations__")
+    if isinstance(annotations, dict):
+        return annotations
+    annotate = namespace.get("__annotate__")  # Python 3.14: annotations are lazy
+    if not callable(annotate):
+        return {} if "__annotate__" not in namespace else None
+    try:
+        import annotationlib  # type: ignore[import-not-found, unused-ignore]
+
+        found = annotationlib.call_annotate_function(annotate, annotationlib.Format.FORWARDREF)
+    except Exception:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _is_class_var(annotation: object) -> bool:
+    if isinstance(annotation, str):
+        return annotation.startswith(("ClassVar", "typing.ClassVar", "t.ClassVar"))
+    return annotation is ClassVar or typing.get_origin(annotation) is ClassVar
 
 
 class _MessageMeta(_StructMeta):
@@ -86,7 +211,7 @@ class _MessageMeta(_StructMeta):
             if not isinstance(number, bool):
                 raise TypeError(f"{name}: number must be True or False, not {number!r}")
             namespace[NUMBER_ATTRIBUTE] = number
-        cls = super().__new__(mcls, name, bases, namespace, **struct_config)
+        cls = _create(mcls, name, bases, namespace, struct_config)
         if bases and any(isinstance(base, _MessageMeta) for base in bases):
             _check_now(cls, record=False)
         return cls
@@ -103,7 +228,7 @@ class _RecordMeta(_StructMeta):
         /,
         **struct_config: Any,
     ) -> Any:
-        cls = super().__new__(mcls, name, bases, namespace, **struct_config)
+        cls = _create(mcls, name, bases, namespace, struct_config)
         if bases and any(isinstance(base, _RecordMeta) for base in bases):
             _check_now(cls, record=True)
         return cls
@@ -133,6 +258,27 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
         """
         return decode_model(cls, data)
 
+    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
+        """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
+        return toon_typed.encode_model(self, delimiter, indent_size)
+
+    @classmethod
+    def from_toon(
+        cls,
+        data: str | bytes | bytearray | memoryview,
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+    ) -> Self:
+        """Read a TOON document into a validated instance.
+
+        Raises:
+            eson.TOONError: for malformed text (with its line).
+            eson.ValidationError: for well-formed text that fails validation,
+                located at line, section, row and field.
+        """
+        return toon_typed.decode_model(cls, data, strict, indent_size)
+
 
 class Record(msgspec.Struct, metaclass=_RecordMeta):
     """Base Struct of the rows of a record array (see the module documentation)."""
@@ -145,3 +291,18 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
     def from_eson(cls, data: str | bytes | bytearray | memoryview) -> Self:
         """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
         return decode_model(cls, data)
+
+    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
+        """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
+        return toon_typed.encode_model(self, delimiter, indent_size)
+
+    @classmethod
+    def from_toon(
+        cls,
+        data: str | bytes | bytearray | memoryview,
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+    ) -> Self:
+        """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
+        return toon_typed.decode_model(cls, data, strict, indent_size)

@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 import pydantic
 from typing_extensions import Self
 
+from eson.codecs import toon_typed
 from eson.codecs.eson_typed import decode_model, encode_model
 from eson.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
 from eson.schema.rules import check_reserved_n
@@ -46,9 +47,14 @@ __all__ = ["Message", "Record"]
 
 
 def _check_now(cls: type, *, record: bool) -> None:
-    """Compile ``cls`` at definition time; wait for first use if it is not complete yet."""
-    if not cls.__pydantic_complete__ or cls.__pydantic_generic_metadata__["parameters"]:  # type: ignore[attr-defined]
-        return  # not complete yet, or generic: checked on first use (per parametrization)
+    """Compile ``cls`` at definition time; wait for first use if it is not complete yet.
+
+    A generic model is checked too, its type parameters standing for their
+    bounds (or ``Any``), and so is each parametrisation (``Page[int]`` is a
+    class of its own).
+    """
+    if not cls.__pydantic_complete__:  # type: ignore[attr-defined]
+        return  # not complete yet: checked on first use
     try:
         if record:
             schema = record_schema(cls)
@@ -92,6 +98,27 @@ class Message(pydantic.BaseModel):
         """
         return decode_model(cls, data)
 
+    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
+        """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
+        return toon_typed.encode_model(self, delimiter, indent_size)
+
+    @classmethod
+    def from_toon(
+        cls,
+        data: str | bytes | bytearray | memoryview,
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+    ) -> Self:
+        """Read a TOON document into a validated instance.
+
+        Raises:
+            eson.TOONError: for malformed text (with its line).
+            eson.ValidationError: for well-formed text that fails validation,
+                located at line, section, row and field.
+        """
+        return toon_typed.decode_model(cls, data, strict, indent_size)
+
 
 class Record(pydantic.BaseModel):
     """Base model of the rows of a record array (see the module documentation).
@@ -114,3 +141,18 @@ class Record(pydantic.BaseModel):
     def from_eson(cls, data: str | bytes | bytearray | memoryview) -> Self:
         """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
         return decode_model(cls, data)
+
+    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
+        """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
+        return toon_typed.encode_model(self, delimiter, indent_size)
+
+    @classmethod
+    def from_toon(
+        cls,
+        data: str | bytes | bytearray | memoryview,
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+    ) -> Self:
+        """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
+        return toon_typed.decode_model(cls, data, strict, indent_size)

@@ -1,6 +1,6 @@
-"""TOON (Token-Oriented Object Notation, spec v4.0) for plain Python values.
+"""TOON (Token-Oriented Object Notation, spec v4.0): plain values and model types.
 
-Usage mirrors :mod:`json`::
+Untyped use mirrors :mod:`json`::
 
     from eson import toon
 
@@ -10,64 +10,125 @@ Usage mirrors :mod:`json`::
     #   2,Bob
     assert toon.decode(text) == {"users": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Bob"}]}
 
-Both directions raise :class:`eson.errors.TOONError` (a ``ValueError``) with
-the 1-based line number for bad text, and for values TOON cannot hold.  The
-codec itself lives in :mod:`eson.wire` (``toon_writer.encode_value`` and
-``toon_parser.decode_text``); this module is the public front door.
+Typed use mirrors the ESON functions (:mod:`eson.api`): a Pydantic model, a
+msgspec Struct or a dataclass instance is written through its compiled
+schema, and ``type=`` reads a validated instance back::
+
+    text = toon.encode(review)                  # a model instance
+    review = toon.decode(text, type=Review)     # a validated Review
+
+    decoder = toon.Decoder(Review)              # compile once, reuse
+    review = decoder.decode(text)
+
+Typed encoding writes exactly what the untyped path writes for the model's
+JSON-mode dump (``model_dump(mode="json", by_alias=True)`` /
+``msgspec.to_builtins``) with the same options; typed decoding returns
+exactly what validating the untyped result gives (``model_validate`` /
+``msgspec.convert``).
+
+Bad text raises :class:`eson.errors.TOONError` (a ``ValueError``) with the
+1-based line number, as do values TOON cannot hold; a typed decode of
+well-formed text the model rejects raises :class:`eson.errors.ValidationError`.
+The codec itself lives in :mod:`eson.wire` (untyped) and :mod:`eson.codecs`
+(typed); this module is the public front door.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import builtins
+from typing import Any, Generic, TypeVar, overload
 
 from eson.api import DecodeResult
-from eson.errors import TOONError
+from eson.codecs.toon_typed import delimiter_of, reader_for, writer_for
+from eson.errors import ESONError, TOONError
+from eson.schema.compile import is_model_class
 from eson.wire.toon_parser import decode_text, text_of
 from eson.wire.toon_writer import encode_value
 
-__all__ = ["DecodeResult", "TOONError", "decode", "encode", "try_decode"]
+__all__ = [
+    "DecodeResult",
+    "Decoder",
+    "Encoder",
+    "TOONError",
+    "decode",
+    "encode",
+    "try_decode",
+]
 
-_DELIMITER_NAMES = {"comma": ",", "tab": "\t", "pipe": "|"}
+T = TypeVar("T")
+
+Data = str | bytes | bytearray | memoryview
+
+_PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+
+
+def _model_class(value: object) -> type | None:
+    cls = builtins.type(value)
+    if cls in _PLAIN_TYPES or isinstance(value, (dict, list, tuple, str, int, float)):
+        return None
+    return cls if is_model_class(cls) else None
 
 
 def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
-    """Encode a plain Python value as a TOON document.
+    """Encode a plain Python value, or a model instance, as a TOON document.
 
     Args:
         value: ``None``, ``bool``, ``int``, ``float``, ``str``, or ``list``/
             ``tuple``/``dict`` (with ``str`` keys) of these, nested at most
-            256 levels.  ``float`` NaN and infinities are written as ``null``;
-            ``int`` of any size is written exactly.
+            256 levels; or an instance of a Pydantic model, a msgspec Struct
+            or a dataclass (written through its compiled schema, byte for
+            byte as its JSON-mode dump would be).  ``float`` NaN and
+            infinities are written as ``null``; ``int`` of any size is
+            written exactly.
         delimiter: The document delimiter: ``","`` (default), ``"\\t"`` or
             ``"|"`` (or the names ``"comma"``, ``"tab"``, ``"pipe"``).
         indent_size: Spaces per indentation level (default 2).
 
     Returns:
         The document: LF line breaks, no trailing newline.  An empty ``dict``
-        encodes to the empty string.
+        (or a model without fields) encodes to the empty string.
 
     Raises:
         TOONError: for a value TOON cannot hold: another type, a non-``str``
-            key, a circular reference, nesting deeper than 256 levels.
+            key, a circular reference, nesting deeper than 256 levels, or a
+            model instance its framework cannot dump.
+        TypeError: for a model type that breaks a schema rule.
         ValueError: for an unknown ``delimiter`` or a bad ``indent_size``.
     """
-    return encode_value(
-        value, delimiter=_DELIMITER_NAMES.get(delimiter, delimiter), indent_size=indent_size
-    )
+    cls = _model_class(value)
+    if cls is not None:
+        return writer_for(cls, delimiter, indent_size).encode(value)
+    return encode_value(value, delimiter=delimiter_of(delimiter), indent_size=indent_size)
+
+
+@overload
+def decode(text: Data, *, type: None = None, strict: bool = True, indent_size: int = 2) -> Any: ...
+
+
+@overload
+def decode(
+    text: Data, *, type: builtins.type[T], strict: bool = True, indent_size: int = 2
+) -> T: ...
 
 
 def decode(
-    text: str | bytes | bytearray | memoryview, *, strict: bool = True, indent_size: int = 2
-) -> Any:
-    """Decode a TOON document into plain Python values.
+    text: Data,
+    *,
+    type: builtins.type[T] | None = None,
+    strict: bool = True,
+    indent_size: int = 2,
+) -> T | Any:
+    """Decode a TOON document into plain Python values, or a model instance.
 
-    Objects become ``dict``, arrays ``list``; integer tokens become ``int``
-    (exact, any size up to 4300 digits) and tokens with a fraction or
-    exponent ``float``.  Bytes-like input is read as UTF-8; one leading
+    Untyped, objects become ``dict``, arrays ``list``; integer tokens become
+    ``int`` (exact, any size up to 4300 digits) and tokens with a fraction
+    or exponent ``float``.  Bytes-like input is read as UTF-8; one leading
     byte-order mark is ignored; CRLF line breaks are accepted.
 
     Args:
         text: The document.
+        type: A model class (Pydantic model, msgspec Struct, dataclass) to
+            validate into; ``None`` for plain values.
         strict: Apply the spec's strict-mode checks (the default).  With
             ``False``, duplicate keys resolve last-write-wins, indentation is
             rounded down to whole levels, blank lines inside arrays are
@@ -78,22 +139,140 @@ def decode(
     Raises:
         TOONError: for malformed text (including invalid UTF-8), naming the
             line.
+        eson.ValidationError: (typed) for well-formed text whose values the
+            model rejects, naming the line, section, row and field.
+        TypeError: when ``text`` is neither ``str`` nor bytes-like, or for a
+            ``type`` that is not a model class or breaks a schema rule.
         ValueError: for a bad ``indent_size``.
-        TypeError: when ``text`` is neither ``str`` nor bytes-like.
     """
-    return decode_text(text_of(text), strict=strict, indent_size=indent_size)
+    if type is None:
+        return decode_text(text_of(text), strict=strict, indent_size=indent_size)
+    result: T = reader_for(type, indent_size).decode(text, strict)
+    return result
+
+
+@overload
+def try_decode(
+    text: Data, *, type: None = None, strict: bool = True, indent_size: int = 2
+) -> DecodeResult[Any]: ...
+
+
+@overload
+def try_decode(
+    text: Data, *, type: builtins.type[T], strict: bool = True, indent_size: int = 2
+) -> DecodeResult[T]: ...
 
 
 def try_decode(
-    text: str | bytes | bytearray | memoryview, *, strict: bool = True, indent_size: int = 2
-) -> DecodeResult[Any]:
-    """Decode without raising on bad text.
+    text: Data,
+    *,
+    type: builtins.type[T] | None = None,
+    strict: bool = True,
+    indent_size: int = 2,
+) -> DecodeResult[T] | DecodeResult[Any]:
+    """Decode without raising on bad text: for message routers.
 
     Returns:
         ``DecodeResult(ok=True, value=...)``, or ``DecodeResult(ok=False,
-        error=...)`` holding the :class:`TOONError`.
+        error=...)`` holding the :class:`TOONError` or (typed)
+        :class:`eson.ValidationError`.  A ``type`` that is not a valid model
+        class still raises ``TypeError``.
     """
+    if type is None:
+        try:
+            return DecodeResult(
+                True, decode_text(text_of(text), strict=strict, indent_size=indent_size)
+            )
+        except ESONError as exc:
+            return DecodeResult(False, None, exc)
+    reader = reader_for(type, indent_size)
     try:
-        return DecodeResult(True, decode(text, strict=strict, indent_size=indent_size))
-    except TOONError as exc:
+        return DecodeResult(True, reader.decode(text, strict))
+    except ESONError as exc:
         return DecodeResult(False, None, exc)
+
+
+class Encoder:
+    """A reusable TOON encoder, like ``eson.Encoder`` (and ``msgspec.json.Encoder``).
+
+    Each model class is compiled once per set of options (on first use) and
+    cached, so an ``Encoder`` mostly fixes the options.
+
+    Args:
+        delimiter: ``","`` (default), ``"\\t"`` or ``"|"`` (or ``"comma"``,
+            ``"tab"``, ``"pipe"``).
+        indent_size: Spaces per indentation level (default 2).
+
+    Raises:
+        ValueError: for an unknown ``delimiter`` or a bad ``indent_size``.
+    """
+
+    __slots__ = ("delimiter", "indent_size")
+
+    def __init__(self, *, delimiter: str = ",", indent_size: int = 2) -> None:
+        chosen = delimiter_of(delimiter)
+        if chosen not in (",", "\t", "|"):
+            raise ValueError(f"delimiter must be ',', '\\t' or '|', not {delimiter!r}")
+        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
+            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+        self.delimiter = chosen
+        self.indent_size = indent_size
+
+    def encode(self, value: Any) -> str:
+        """Encode a plain value or a model instance (see :func:`eson.toon.encode`)."""
+        return encode(value, delimiter=self.delimiter, indent_size=self.indent_size)
+
+
+class Decoder(Generic[T]):
+    """A reusable TOON decoder for one type, like ``eson.Decoder(T)``.
+
+    The type is compiled when the decoder is made, so a type breaking a
+    schema rule fails here with ``TypeError``.  ``Decoder()`` without a type
+    decodes to plain values.
+
+    Args:
+        type: The model class to validate into, or ``None``.
+        strict: Strict-mode checks (see :func:`eson.toon.decode`).
+        indent_size: Spaces per indentation level (default 2).
+    """
+
+    __slots__ = ("_reader", "indent_size", "strict", "type")
+
+    @overload
+    def __init__(
+        self: Decoder[Any], type: None = None, *, strict: bool = True, indent_size: int = 2
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: Decoder[T], type: builtins.type[T], *, strict: bool = True, indent_size: int = 2
+    ) -> None: ...
+
+    def __init__(
+        self,
+        type: builtins.type[T] | None = None,
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+    ) -> None:
+        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
+            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+        self.type = type
+        self.strict = strict
+        self.indent_size = indent_size
+        self._reader = reader_for(type, indent_size) if type is not None else None
+
+    def decode(self, text: Data) -> T:
+        """Decode one document (see :func:`eson.toon.decode`)."""
+        reader = self._reader
+        if reader is None:
+            plain: Any = decode_text(
+                text_of(text), strict=self.strict, indent_size=self.indent_size
+            )
+            return plain  # type: ignore[no-any-return]
+        result: T = reader.decode(text, self.strict)
+        return result
+
+    def __repr__(self) -> str:
+        name = getattr(self.type, "__qualname__", None)
+        return f"toon.Decoder({name})" if name else "toon.Decoder()"

@@ -22,11 +22,11 @@ field the value came from.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson.codecs.validation import validation_error as shared_validation_error
 from eson.errors import DecodeError, ValidationError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
@@ -208,66 +208,8 @@ def document_reader(schema: DocumentSchema) -> DocumentReader:
 
 
 # -- validation errors, placed on the wire -----------------------------------------
-
-_MISSING = object()
-
-_SHORT_MESSAGES = {
-    "int_type": "expected int",
-    "int_parsing": "expected int",
-    "int_from_float": "expected int",
-    "float_type": "expected float",
-    "float_parsing": "expected float",
-    "bool_type": "expected bool",
-    "bool_parsing": "expected bool",
-    "string_type": "expected str",
-    "missing": "missing required field",
-    "extra_forbidden": "unknown field (extra fields are forbidden)",
-}
-
-
-def _value_at(document: Any, loc: Sequence[str | int]) -> Any:
-    value = document
-    for step in loc:
-        try:
-            if isinstance(value, Mapping):
-                value = value[step]
-            elif isinstance(value, (list, tuple)):
-                value = value[int(step)]
-            else:
-                value = getattr(value, str(step))
-        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
-            return _MISSING
-    return value
-
-
-def _shown(value: Any) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _reason(problem: Problem, document: Any) -> str:
-    message = problem.message
-    if problem.kind in _SHORT_MESSAGES:
-        reason = _SHORT_MESSAGES[problem.kind]
-    elif problem.kind == "literal_error" and message.startswith("Input should be "):
-        reason = "expected " + message[len("Input should be ") :]
-    else:
-        reason = message.replace("`", "")
-        reason = reason[:1].lower() + reason[1:]
-    if problem.kind in ("missing", "extra_forbidden"):
-        return reason
-    value = _value_at(document, problem.loc)
-    if value is _MISSING or isinstance(value, Mapping):
-        return reason  # nothing to show, or a whole record (e.g. a model validator)
-    if isinstance(value, str) and value and f"'{value}'" in message:
-        return reason  # the message quotes the value already
-    head, sep, _ = reason.rpartition(", got ")
-    if sep and head:
-        reason = head
-    return f"{reason}, got {_shown(value)}"
+# The wording is shared with the TOON back end (eson.codecs.validation); where a
+# problem sits is ESON's: a section, a row, a field.
 
 
 def _place(problem: Problem, by_name: Mapping[str, Section]) -> tuple[dict[str, Any], int]:
@@ -306,43 +248,9 @@ def _place(problem: Problem, by_name: Mapping[str, Section]) -> tuple[dict[str, 
     return place, used
 
 
-def _path(steps: Sequence[str | int]) -> str:
-    """``('a', 0, 'b')`` -> ``a[0].b``: a path inside a nested value."""
-    text = ""
-    for step in steps:
-        text += f"[{step}]" if isinstance(step, int) else f".{step}" if text else str(step)
-    return text
-
-
 def validation_error(
     problems: Sequence[Problem], sections: Sequence[Section], document: Any
 ) -> ValidationError:
     """Build the :class:`ValidationError` for a framework's validation failures."""
     by_name = {section.name: section for section in sections}
-    errors: list[dict[str, object]] = []
-    for problem in problems:
-        place, used = _place(problem, by_name)
-        reason = _reason(problem, document)
-        inner = problem.loc[used:]
-        if inner and problem.kind not in ("missing", "extra_forbidden"):
-            reason = f"at {_path(inner)}: {reason}"
-        elif inner:
-            reason = f"{reason} {_path(inner)!r}"
-        errors.append(
-            {
-                "loc": problem.loc,
-                "msg": reason,
-                "type": problem.kind,
-                **place,
-            }
-        )
-    first = errors[0] if errors else {"msg": "validation failed"}
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return ValidationError(
-        f"{first['msg']}{more}",
-        line=first.get("line"),  # type: ignore[arg-type]
-        section=first.get("section"),  # type: ignore[arg-type]
-        row=first.get("row"),  # type: ignore[arg-type]
-        field=first.get("field"),  # type: ignore[arg-type]
-        errors=errors,
-    )
+    return shared_validation_error(problems, document, lambda problem: _place(problem, by_name))

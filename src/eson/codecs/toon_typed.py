@@ -1,0 +1,86 @@
+"""The typed TOON codec of each model class, compiled on first use and cached.
+
+This is the entry point :mod:`eson.toon` and the model base classes
+(:mod:`eson.pydantic`, :mod:`eson.msgspec`) call.  Writers are compiled per
+class and per ``(delimiter, indent_size)``, readers per class and
+``indent_size``; both over the same compiled schema as the ESON back end
+(:func:`eson.schema.document_schema`).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, TypeVar
+
+from eson.codecs.toon_decode import DocumentReader
+from eson.codecs.toon_encode import DocumentWriter, WriterSet
+from eson.schema.compile import document_schema
+
+__all__ = ["decode_model", "encode_model", "reader_for", "writer_for"]
+
+T = TypeVar("T")
+
+_DELIMITER_NAMES = {"comma": ",", "tab": "\t", "pipe": "|"}
+_writer_sets: dict[tuple[str, int], WriterSet] = {}
+_readers: dict[tuple[type, int], DocumentReader] = {}
+_lock = threading.Lock()
+
+
+def delimiter_of(delimiter: str) -> str:
+    """The delimiter character for a delimiter or its name (``"comma"``, ``"tab"``, ``"pipe"``)."""
+    return _DELIMITER_NAMES.get(delimiter, delimiter)
+
+
+def writer_for(cls: type, delimiter: str = ",", indent_size: int = 2) -> DocumentWriter:
+    """The compiled TOON writer of ``cls`` for these options (compiling it on first use).
+
+    Raises:
+        TypeError: if ``cls`` is not a model type or breaks a schema rule.
+        ValueError: for a bad ``delimiter`` or ``indent_size``.
+    """
+    key = (delimiter_of(delimiter), indent_size)
+    writers = _writer_sets.get(key)
+    if writers is None:
+        with _lock:
+            writers = _writer_sets.get(key)
+            if writers is None:
+                writers = WriterSet(*key)
+                _writer_sets[key] = writers
+    found = writers.documents.get(cls)
+    if found is not None:
+        return found
+    return writers.document(document_schema(cls))
+
+
+def reader_for(cls: type, indent_size: int = 2) -> DocumentReader:
+    """The compiled TOON reader of ``cls`` (compiling it on first use).
+
+    Raises:
+        TypeError: if ``cls`` is not a model type or breaks a schema rule.
+        ValueError: for a bad ``indent_size``.
+    """
+    key = (cls, indent_size)
+    reader = _readers.get(key)
+    if reader is None:
+        schema = document_schema(cls)
+        with _lock:
+            reader = _readers.get(key)
+            if reader is None:
+                reader = _readers[key] = DocumentReader(schema, indent_size)
+    return reader
+
+
+def encode_model(obj: object, delimiter: str = ",", indent_size: int = 2) -> str:
+    """Write a model instance as a TOON document."""
+    return writer_for(type(obj), delimiter, indent_size).encode(obj)
+
+
+def decode_model(
+    cls: type[T],
+    data: str | bytes | bytearray | memoryview,
+    strict: bool = True,
+    indent_size: int = 2,
+) -> T:
+    """Read a TOON document into a validated instance of ``cls``."""
+    result: Any = reader_for(cls, indent_size).decode(data, strict)
+    return result  # type: ignore[no-any-return]

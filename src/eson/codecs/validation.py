@@ -1,0 +1,138 @@
+"""Validation failures, placed on the wire: shared by the ESON and TOON back ends.
+
+Both typed decoders validate the plain document with the framework's own
+validator in one call.  When that fails, :func:`validation_error` turns the
+framework's problems (:class:`~eson.schema.binding.Problem`) into one
+:class:`eson.errors.ValidationError`: a short reason (showing the offending
+value), and the line, section, row and field the value came from.  Where a
+value came from is format-specific, so each back end passes a ``place``
+function; the rest -- the wording -- is the same for both formats.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from eson.errors import ValidationError
+from eson.schema.binding import Problem
+
+__all__ = ["Place", "Placer", "validation_error"]
+
+#: Where a problem sits: ``line``, ``section``, ``row`` and ``field`` (each
+#: possibly ``None``).
+Place = dict[str, Any]
+
+#: Returns the place of a problem and how many leading steps of its ``loc``
+#: that place covers; the remaining steps are a path inside the value and are
+#: named in the message (``at customer.email: ...``).
+Placer = Callable[[Problem], tuple[Place, int]]
+
+_MISSING = object()
+
+_SHORT_MESSAGES = {
+    "int_type": "expected int",
+    "int_parsing": "expected int",
+    "int_from_float": "expected int",
+    "float_type": "expected float",
+    "float_parsing": "expected float",
+    "bool_type": "expected bool",
+    "bool_parsing": "expected bool",
+    "string_type": "expected str",
+    "missing": "missing required field",
+    "extra_forbidden": "unknown field (extra fields are forbidden)",
+}
+
+
+def _value_at(document: Any, loc: Sequence[str | int]) -> Any:
+    value = document
+    for step in loc:
+        try:
+            if isinstance(value, Mapping):
+                value = value[step]
+            elif isinstance(value, (list, tuple)):
+                value = value[int(step)]
+            else:
+                value = getattr(value, str(step))
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
+            return _MISSING
+    return value
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _reason(problem: Problem, document: Any) -> str:
+    message = problem.message
+    if problem.kind in _SHORT_MESSAGES:
+        reason = _SHORT_MESSAGES[problem.kind]
+    elif problem.kind == "literal_error" and message.startswith("Input should be "):
+        reason = "expected " + message[len("Input should be ") :]
+    else:
+        reason = message.replace("`", "")
+        reason = reason[:1].lower() + reason[1:]
+    if problem.kind in ("missing", "extra_forbidden"):
+        return reason
+    value = _value_at(document, problem.loc)
+    if value is _MISSING or isinstance(value, Mapping):
+        return reason  # nothing to show, or a whole record (e.g. a model validator)
+    if isinstance(value, str) and value and f"'{value}'" in message:
+        return reason  # the message quotes the value already
+    head, sep, _ = reason.rpartition(", got ")
+    if sep and head:
+        reason = head
+    return f"{reason}, got {_shown(value)}"
+
+
+def path_text(steps: Sequence[str | int]) -> str:
+    """``('a', 0, 'b')`` -> ``a[0].b``: a path inside a nested value."""
+    text = ""
+    for step in steps:
+        text += f"[{step}]" if isinstance(step, int) else f".{step}" if text else str(step)
+    return text
+
+
+def validation_error(problems: Sequence[Problem], document: Any, place: Placer) -> ValidationError:
+    """Build the :class:`ValidationError` for a framework's validation failures.
+
+    Args:
+        problems: What the framework reported, in its order.
+        document: The plain document that was validated (to show values).
+        place: Locates one problem on the wire (see :data:`Placer`).
+    """
+    errors: list[dict[str, object]] = []
+    for problem in problems:
+        where, used = place(problem)
+        reason = _reason(problem, document)
+        inner = problem.loc[used:]
+        if inner and problem.kind not in ("missing", "extra_forbidden"):
+            reason = f"at {path_text(inner)}: {reason}"
+        elif inner:
+            reason = f"{reason} {path_text(inner)!r}"
+        errors.append(
+            {
+                "loc": problem.loc,
+                "msg": reason,
+                "type": problem.kind,
+                "line": where.get("line"),
+                "section": where.get("section"),
+                "row": where.get("row"),
+                "field": where.get("field"),
+            }
+        )
+    first = errors[0] if errors else {"msg": "validation failed"}
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return ValidationError(
+        f"{first['msg']}{more}",
+        line=first.get("line"),  # type: ignore[arg-type]
+        section=first.get("section"),  # type: ignore[arg-type]
+        row=first.get("row"),  # type: ignore[arg-type]
+        field=first.get("field"),  # type: ignore[arg-type]
+        errors=errors,
+    )
