@@ -21,11 +21,11 @@ from __future__ import annotations
 import keyword
 from collections.abc import Callable, Sequence
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 from eson.codecs.eson_columns import encode_booleans, encode_numbers
 from eson.codecs.generated import compile_function
+from eson.codecs.records import record_getter
 from eson.errors import EncodeError
 from eson.schema.binding import Binding, FieldSpec
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
@@ -134,23 +134,6 @@ def _column_encoder(
     return encode
 
 
-def _record_getter(attrs: Sequence[str]) -> Callable[[list[Any]], Sequence[Sequence[Any]]]:
-    """Read the columns of a list of records by attribute access."""
-    if len(attrs) == 1:
-        getter = attrgetter(attrs[0])
-
-        def one(records: list[Any]) -> Sequence[Sequence[Any]]:
-            return [list(map(getter, records))]
-
-        return one
-    many = attrgetter(*attrs)
-
-    def columns(records: list[Any]) -> Sequence[Sequence[Any]]:
-        return list(zip(*map(many, records)))
-
-    return columns
-
-
 class _RecordLayout:
     """The columns of one record type inside one section."""
 
@@ -160,7 +143,7 @@ class _RecordLayout:
         self.fields = ",".join(record.wire_names)
         attrs = [item.attr for item in record.fields]
         self.read = (
-            record.binding.columns_reader(record.cls, attrs) or _record_getter(attrs)
+            record.binding.columns_reader(record.cls, attrs) or record_getter(attrs)
             if attrs
             else None
         )
@@ -304,7 +287,11 @@ class DocumentWriter:
 
     def _generate(self, schema: DocumentSchema) -> Callable[[Any, bool], str]:
         namespace: dict[str, Any] = {"HEADER": HEADER, "encode_str": encode_str}
-        body = ["def encode_document(obj, number):", "    lines = [HEADER]", "    append = lines.append"]
+        body = [
+            "def encode_document(obj, number):",
+            "    lines = [HEADER]",
+            "    append = lines.append",
+        ]
         for index, item in enumerate(schema.fields):
             writer = f"write_{index}"
             namespace[writer] = _entry_writer(schema.cls, item, schema.binding)

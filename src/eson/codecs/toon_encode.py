@@ -31,10 +31,10 @@ from __future__ import annotations
 import keyword
 import threading
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any
 
 from eson.codecs.generated import compile_function
+from eson.codecs.records import record_getter
 from eson.codecs.toon_columns import format_bools, format_floats, format_ints
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson.errors import TOONError
@@ -115,22 +115,6 @@ class _LazyConverter:
         if convert is None:
             convert = self._convert = self._binding.column_converter(self._owner, self._spec)
         return convert(values)
-
-
-def _record_getter(attrs: Sequence[str]) -> Callable[[list[Any]], Sequence[Sequence[Any]]]:
-    if len(attrs) == 1:
-        getter = attrgetter(attrs[0])
-
-        def one(records: list[Any]) -> Sequence[Sequence[Any]]:
-            return [list(map(getter, records))]
-
-        return one
-    many = attrgetter(*attrs)
-
-    def columns(records: list[Any]) -> Sequence[Sequence[Any]]:
-        return list(zip(*map(many, records)))
-
-    return columns
 
 
 def _enum_classes(annotation: Any) -> frozenset[type]:
@@ -279,7 +263,7 @@ class ObjectWriter:
             self._listy = [i for i, shape in enumerate(self.shapes) if shape.listy]
             attrs = [item.attr for item in self.fields]
             if attrs:
-                self._read = self.binding.columns_reader(self.cls, attrs) or _record_getter(attrs)
+                self._read = self.binding.columns_reader(self.cls, attrs) or record_getter(attrs)
             self._write = self._generate(members)
             if (
                 self.fields
