@@ -70,50 +70,61 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
 class Positions:
     """Where the decoder found each value: filled in by :func:`decode_text`.
 
-    Containers are recorded by identity, so the record is valid for as long
-    as the decoded value is alive and unchanged.  The typed back end uses it
-    to put a validation error on the line its value came from.
+    Containers are looked up by identity.  The record holds a reference to
+    every container it describes, so no identity can be reused while the
+    record lives: a container the decoder dropped (a key repeated in
+    non-strict mode replaces the first value) keeps its own entry instead of
+    lending it to a later container that happens to get the same ``id``.  The
+    typed back end uses it to put a validation error on the line its value
+    came from.
     """
 
     __slots__ = ("items", "keys")
 
     def __init__(self) -> None:
-        self.keys: dict[int, dict[str, int]] = {}
-        self.items: dict[int, list[int]] = {}
+        self.keys: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}
+        self.items: dict[int, tuple[list[Any], list[int]]] = {}
 
     def key(self, container: dict[str, Any], key: str, line: int) -> None:
         """Record that ``container[key]`` was read from ``line``."""
-        lines = self.keys.get(id(container))
-        if lines is None:
-            lines = self.keys[id(container)] = {}
-        lines[key] = line
+        entry = self.keys.get(id(container))
+        if entry is None:
+            entry = self.keys[id(container)] = (container, {})
+        entry[1][key] = line
 
     def item(self, container: list[Any], line: int) -> None:
         """Record that the next element of ``container`` was read from ``line``."""
-        lines = self.items.get(id(container))
-        if lines is None:
-            lines = self.items[id(container)] = []
-        lines.append(line)
+        entry = self.items.get(id(container))
+        if entry is None:
+            entry = self.items[id(container)] = (container, [])
+        entry[1].append(line)
 
     def line_of(self, document: Any, path: Sequence[str | int]) -> int | None:
         """The line of the deepest value along ``path`` (keys and indexes) that was read.
 
-        ``None`` when not even the first step is known.
+        ``None`` when not even the first step is known.  Never raises: a step
+        the document does not hold ends the walk.
         """
         line: int | None = None
         value = document
         for step in path:
             if isinstance(value, dict):
-                lines = self.keys.get(id(value))
-                if lines is None or not isinstance(step, str) or step not in lines:
+                entry = self.keys.get(id(value))
+                if entry is None or entry[0] is not value or not isinstance(step, str):
                     break
-                line = lines[step]
+                found = entry[1].get(step)
+                if found is None or step not in value:
+                    break
+                line = found
                 value = value[step]
             elif isinstance(value, list) and isinstance(step, int):
-                found = self.items.get(id(value))
-                if found is None or not 0 <= step < len(found) or step >= len(value):
+                listed = self.items.get(id(value))
+                if listed is None or listed[0] is not value:
                     break
-                line = found[step]
+                lines = listed[1]
+                if not 0 <= step < len(lines) or step >= len(value):
+                    break
+                line = lines[step]
                 value = value[step]
             else:
                 break
