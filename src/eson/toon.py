@@ -42,6 +42,7 @@ from eson.api import DecodeResult
 from eson.codecs.toon_typed import delimiter_of, reader_for, writer_for
 from eson.errors import ESONError, TOONError
 from eson.schema.compile import is_model_class
+from eson.wire.options import strict_flag
 from eson.wire.toon_parser import decode_text, text_of
 from eson.wire.toon_writer import encode_value
 
@@ -133,7 +134,8 @@ def decode(
             ``False``, duplicate keys resolve last-write-wins, indentation is
             rounded down to whole levels, blank lines inside arrays are
             ignored, declared counts and row widths are not enforced, and a
-            malformed header is read as a plain ``key: value`` line.
+            malformed header is read as a plain ``key: value`` line.  Must
+            be a ``bool``.
         indent_size: Spaces per indentation level (default 2).
 
     Raises:
@@ -141,8 +143,9 @@ def decode(
             line.
         eson.ValidationError: (typed) for well-formed text whose values the
             model rejects, naming the line, section, row and field.
-        TypeError: when ``text`` is neither ``str`` nor bytes-like, or for a
-            ``type`` that is not a model class or breaks a schema rule.
+        TypeError: when ``text`` is neither ``str`` nor bytes-like, when
+            ``strict`` is not a ``bool``, or for a ``type`` that is not a
+            model class or breaks a schema rule.
         ValueError: for a bad ``indent_size``.
     """
     if type is None:
@@ -176,7 +179,8 @@ def try_decode(
         ``DecodeResult(ok=True, value=...)``, or ``DecodeResult(ok=False,
         error=...)`` holding the :class:`TOONError` or (typed)
         :class:`eson.ValidationError`.  A ``type`` that is not a valid model
-        class still raises ``TypeError``.
+        class, or a ``strict`` that is not a ``bool``, still raises
+        ``TypeError``: those are mistakes in the call, not in the text.
     """
     if type is None:
         try:
@@ -232,8 +236,11 @@ class Decoder(Generic[T]):
 
     Args:
         type: The model class to validate into, or ``None``.
-        strict: Strict-mode checks (see :func:`eson.toon.decode`).
+        strict: Strict-mode checks (see :func:`eson.toon.decode`); a ``bool``.
         indent_size: Spaces per indentation level (default 2).
+
+    Raises:
+        TypeError: when ``strict`` is not a ``bool``.
     """
 
     __slots__ = ("_reader", "indent_size", "strict", "type")
@@ -255,10 +262,10 @@ class Decoder(Generic[T]):
         strict: bool = True,
         indent_size: int = 2,
     ) -> None:
+        self.strict = strict_flag(strict)
         if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
             raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
         self.type = type
-        self.strict = strict
         self.indent_size = indent_size
         self._reader = reader_for(type, indent_size) if type is not None else None
 

@@ -51,6 +51,7 @@ from eson.errors import TOONError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, FieldSchema, RecordSchema
+from eson.wire.options import strict_flag
 from eson.wire.toon_header import HeaderField, RowLayout, parse_header
 from eson.wire.toon_limits import MAX_DEPTH
 from eson.wire.toon_parser import Positions, decode_text, text_of
@@ -724,6 +725,7 @@ class DocumentReader:
 
     def decode(self, data: str | bytes | bytearray | memoryview, strict: bool = True) -> Any:
         """Decode and validate; see the module documentation."""
+        strict = strict_flag(strict)
         text = text_of(data)
         document = self.plain(text, strict)
         try:

@@ -21,6 +21,7 @@ from itertools import repeat
 from typing import Any
 
 from eson.errors import TOONError
+from eson.wire.options import strict_flag
 from eson.wire.toon_header import Header, parse_header
 from eson.wire.toon_limits import MAX_DEPTH
 from eson.wire.toon_quoting import parse_column, parse_primitive, unescape
@@ -160,8 +161,10 @@ def decode_text(
 
     Raises:
         TOONError: for malformed text, with the 1-based line number.
+        TypeError: when ``strict`` is not a ``bool``.
         ValueError: for a bad ``indent_size``.
     """
+    strict = strict_flag(strict)
     if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
         raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
     lines = scan_lines(text, indent_size, strict)
