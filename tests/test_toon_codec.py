@@ -250,8 +250,13 @@ def test_nesting_limit_counts_table_rows_and_field_groups() -> None:
         ("cr\rhere", '"cr\\rhere"'),
         ("bell\x07", '"bell\\u0007"'),
         ("\x1f", '"\\u001f"'),
-        ("\xa0nbsp", '"\xa0nbsp"'),
-        ("nbsp\u3000", '"nbsp\u3000"'),
+        # section 7.2: only U+0020 and U+0009 at the edges force quotes
+        ("\xa0nbsp", "\xa0nbsp"),
+        ("nbsp\u3000", "nbsp\u3000"),
+        ("bom\ufeff", "bom\ufeff"),
+        ("\u2028sep", "\u2028sep"),
+        ("\u3000ideo", "\u3000ideo"),
+        ("tab\t", '"tab\\t"'),
         ("mid\xa0dle", "mid\xa0dle"),
         ("\x7f", "\x7f"),
     ],
@@ -260,6 +265,16 @@ def test_string_quoting_and_escaping(text: str, token: str) -> None:
     assert format_primitive(text) == token
     assert toon.encode(text) == token
     assert toon.decode(token) == text
+
+
+def test_a_byte_order_mark_opening_the_document_is_quoted() -> None:
+    # A leading U+FEFF is dropped by the decoder, so the root token must be quoted.
+    assert format_primitive("\ufeffbom") == "\ufeffbom"
+    assert toon.encode("\ufeffbom") == '"\ufeffbom"'
+    assert toon.decode('"\ufeffbom"') == "\ufeffbom"
+    assert toon.decode("\ufeffbom") == "bom"
+    assert toon.encode({"k": "\ufeffbom"}) == "k: \ufeffbom"
+    assert toon.encode(["\ufeffbom"]) == "[1]: \ufeffbom"
 
 
 @pytest.mark.parametrize(

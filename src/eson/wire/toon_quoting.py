@@ -2,7 +2,7 @@
 
 Writing: :func:`format_primitive` turns ``None``/``bool``/``int``/``float``/
 ``str`` into the token TOON puts on the wire, quoting a string only when the
-spec requires it (or when the reference implementation would, see below), and
+spec requires it (section 7.2, see below), and
 :func:`format_key` does the same for object keys and field names.  Numbers use
 the canonical decimal form: no exponent inside ``1e-6 <= |x| < 1e21``, no
 trailing zeros, ``-0`` as ``0``, NaN and infinities as ``null``.
@@ -11,10 +11,12 @@ Reading: :func:`parse_primitive` turns one token (already split off its line
 and trimmed of spaces) back into a value, applying the decoder's number
 grammar and the escape rules of quoted strings.
 
-Deliberate choice: a string whose first or last character is any Unicode
-white space (not only space and tab) is quoted, exactly as the TypeScript
-reference encoder does.  The spec allows quoting more than it requires, and
-this keeps our output byte-identical to the reference.
+Leading and trailing white space means U+0020 and U+0009 only (spec v4.0
+§7.2, the rule the v4.0 changelog fixed to match §12's token trimming): a
+string that starts or ends with a no-break space, an ideographic space, a
+byte-order mark, U+2028 or any other Unicode white space is written bare,
+because a decoder trims only U+0020 and so reads it back unchanged.  The
+TypeScript reference (``@toon-format/toon`` 4.4.0) decides the same way.
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ DELIMITERS = (",", "\t", "|")
 # Characters that force quoting wherever they occur.  Surrogates are listed
 # so that they reach quote(), which rejects them.
 _ALWAYS_UNSAFE = r':"\\\[\]{}\x00-\x1f\ud800-\udfff'
-# White space the reference encoder trims (JavaScript's String.prototype.trim),
-# minus the control characters already listed above.
-_EDGE_SPACE = " \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# White space that forces quoting at either end of a string (section 7.2):
+# U+0020 here, U+0009 being a control character and thus unsafe anywhere.
+_EDGE_SPACE = " "
 
 
 def _safe_pattern(delimiter: str) -> re.Pattern[str]:

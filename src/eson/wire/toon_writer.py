@@ -30,6 +30,7 @@ from eson.wire.toon_quoting import (
     format_key,
     format_str_column,
     primitive_formatter,
+    quote,
 )
 
 __all__ = ["Writer", "encode_value"]
@@ -201,6 +202,10 @@ class Writer:
     def root(self, value: Any) -> None:
         cell = self.cell(value)
         if cell is not None:
+            if cell[:1] == "\ufeff":
+                # A bare string opening the document with U+FEFF: readers that
+                # drop a leading byte-order mark (this one does) would lose it.
+                cell = quote(cell)
             self.lines.append(cell)
         elif isinstance(value, dict):
             if not value:
