@@ -99,7 +99,10 @@ def test_repeated_key_in_non_strict_mode_is_placed_on_the_later_value(cls: type[
         # a list replaced by a table
         ("steps[1]:\n  - id: 1\n    path: a\nsteps[1]{id,path}:\n  x,b", 5),
         # three times, the middle one dropped too
-        ("steps[1]:\n  - id: 1\n    path: a\nsteps[1]:\n  - id: 2\nsteps[1]:\n  - id: q\n    path: c", 7),
+        (
+            "steps[1]:\n  - id: 1\n    path: a\nsteps[1]:\n  - id: 2\nsteps[1]:\n  - id: q\n    path: c",
+            7,
+        ),
         # the same key inside one list item
         ("steps[1]:\n  - id: 1\n    id: x\n    path: a", 3),
     ],
@@ -148,9 +151,11 @@ keys = st.sampled_from(["a", "b", "id", "x y", "k:1", "n"])
 leaves = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(["s", "t u", "-"]))
 values = st.recursive(
     leaves,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(keys, inner, min_size=1, max_size=3)
-    | st.lists(st.fixed_dictionaries({"id": leaves, "name": leaves}), min_size=1, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(keys, inner, min_size=1, max_size=3)
+        | st.lists(st.fixed_dictionaries({"id": leaves, "name": leaves}), min_size=1, max_size=3)
+    ),
     max_leaves=12,
 )
 objects = st.dictionaries(keys, values, min_size=1, max_size=4)
