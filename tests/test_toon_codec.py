@@ -496,7 +496,12 @@ def test_line_breaks_and_bom() -> None:
 def test_tabs_are_never_indentation() -> None:
     assert "tab" in fails("a:\n\tb: 1").reason
     assert "tab" in fails("a:\n\tb: 1", strict=False).reason
-    assert toon.decode("a: 1\n \t \nb: 2") == {"a": 1, "b": 2}
+    # Only U+0020 trims (section 12): a line of spaces and tabs is not blank
+    # but tab indentation, an error in strict mode; non-strict reads it as blank.
+    assert fails("a: 1\n \t \nb: 2").line == 2
+    assert "tab" in fails("a: 1\n\t\nb: 2").reason
+    assert toon.decode("a: 1\n \t \nb: 2", strict=False) == {"a": 1, "b": 2}
+    assert toon.decode("a: 1\n   \nb: 2") == {"a": 1, "b": 2}
 
 
 def test_indent_size_option() -> None:

@@ -52,9 +52,10 @@ def scan_lines(text: str, indent_size: int = 2, strict: bool = True) -> ScannedL
     """Split ``text`` into the lines the parser sees.
 
     Comment lines (first non-space character ``#``) are removed.  Lines that
-    hold only spaces and tabs are blank.  Tabs are never indentation, in
-    either mode.  In strict mode the leading spaces must be a multiple of
-    ``indent_size``; otherwise the depth is rounded down.
+    hold only spaces are blank; in non-strict mode so are lines of spaces
+    and tabs.  Tabs are never indentation, in either mode.  In strict mode
+    the leading spaces must be a multiple of ``indent_size``; otherwise the
+    depth is rounded down.
 
     Raises:
         TOONError: for a tab in the indentation, or (strict) an indentation
@@ -84,7 +85,10 @@ def scan_lines(text: str, indent_size: int = 2, strict: bool = True) -> ScannedL
         if first == "#":
             continue
         if first == "\t":
-            if not content.strip(" \t"):
+            # Only U+0020 trims (section 12): spaces and tabs alone are not a
+            # blank line but a tab in the indentation, which strict mode
+            # rejects; non-strict mode lets such a line pass as blank.
+            if not strict and not content.strip(" \t"):
                 if not pending_blank:
                     pending_blank = number
                 continue
