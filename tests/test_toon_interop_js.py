@@ -486,3 +486,305 @@ def test_neither_encoder_takes_a_lone_surrogate(reference: Reference) -> None:
         assert not answer["ok"] and "unpaired surrogate" in answer["error"]
     pair = "\U0001f600"
     assert toon.encode({"e": pair}) == reference.encode({"e": pair}) == f"e: {pair}"
+
+
+# ------------------------------------------------------------ documented decode differences
+#
+# Text no encoder writes can be read differently.  Each case below is one
+# entry of docs/toon.md ("Reading hand-written text"), asserted on both sides.
+
+
+def outcome(reference: Reference, text: str, strict: bool = True) -> tuple[Any, Any]:
+    """(our reading, the reference's reading); an error as the string ``"error: ..."``."""
+    try:
+        ours: Any = toon.decode(text, strict=strict)
+    except TOONError as exc:
+        ours = f"error: {exc.reason}"
+    try:
+        theirs: Any = reference.decode(text, strict=strict)
+    except RuntimeError as exc:
+        theirs = f"error: {exc}"
+    return ours, theirs
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "lenient"])
+def test_a_space_or_quote_in_a_key_makes_a_key_value_line(
+    reference: Reference, strict: bool
+) -> None:
+    """§5.2 (4) names `foo [2]: bar` a key-value line; §6's header key allows no space or quote."""
+    ours, theirs = outcome(reference, "foo [2]: x", strict)
+    assert ours == {"foo [2]": "x"}
+    assert theirs == "error: Line 1: Unexpected whitespace between key and bracket segment"
+    ours, theirs = outcome(reference, "ro ot[2]: x,y", strict)
+    assert (ours, theirs) == ({"ro ot[2]": "x,y"}, {"ro ot": ["x", "y"]})
+    ours, theirs = outcome(reference, 'a"b"[2]: x,y', strict)
+    assert (ours, theirs) == ({'a"b"[2]': "x,y"}, {'a"b"': ["x", "y"]})
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "lenient"])
+def test_a_quote_inside_a_token_is_an_ordinary_character(
+    reference: Reference, strict: bool
+) -> None:
+    """§7.4: an unquoted key is everything before the first colon; only a token *starting*
+    with `"` is a quoted string (§7.1), so a later `"` opens nothing.  A quoted field name
+    left open is a malformed header (§6: unmatched braces), not a scalar line."""
+    ours, theirs = outcome(reference, 'r"oot: x', strict)
+    assert (ours, theirs) == ({'r"oot': "x"}, 'r"oot: x')  # theirs: one root string
+    ours, theirs = outcome(reference, 'a"b[2]: x,y', strict)
+    assert (ours, theirs) == ({'a"b[2]': "x,y"}, 'a"b[2]: x,y')
+    ours, theirs = outcome(reference, 'm[1:]{v}:\n  a"b: 1', strict)
+    assert ours == {"m": {'a"b': {"v": 1}}}
+    assert theirs == "error: Line 2: Expected entry row inside keyed tabular object"
+    ours, theirs = outcome(reference, '|"k:v": 1', strict)
+    assert (ours, theirs) == ({'|"k': 'v": 1'}, {'|"k:v"': 1})
+    # a closed pair reads the same in both
+    assert outcome(reference, 'a"b": 1', strict) == ({'a"b"': 1}, {'a"b"': 1})
+    # a quote left open: the reference lets it hide the colon, making the line one root string
+    ours, theirs = outcome(reference, 'k[1]{a,"b}:', strict)
+    assert theirs == 'k[1]{a,"b}:'
+    assert ours == ("error: unmatched '{' in field list" if strict else {'k[1]{a,"b}': {}})
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "lenient"])
+def test_an_unclosed_bracket_in_a_key_makes_a_key_value_line(
+    reference: Reference, strict: bool
+) -> None:
+    """§5.2 (3, 4) with §7.4: `ro[ot: 1` matches no header grammar, so its key is `ro[ot`."""
+    ours, theirs = outcome(reference, "ro[ot: 1", strict)
+    assert (ours, theirs) == ({"ro[ot": 1}, "error: Line 1: Unterminated bracket segment")
+    ours, theirs = outcome(reference, "r[oot: []", strict)
+    assert (ours, theirs) == ({"r[oot": []}, "error: Line 1: Missing colon after array header")
+
+
+def test_spaces_around_field_names_are_trimmed_everywhere(reference: Reference) -> None:
+    """§12 trims U+0020 around tokens; the reference refuses only a space before a nested group."""
+    assert outcome(reference, "k[1]{a, b}:\n  1,2") == (
+        {"k": [{"a": 1, "b": 2}]},
+        {"k": [{"a": 1, "b": 2}]},
+    )
+    ours, theirs = outcome(reference, "k[1]{a {b}}:\n  1")
+    assert ours == {"k": [{"a": {"b": 1}}]}
+    assert theirs == "error: Line 1: Unexpected whitespace before nested field group"
+
+
+def test_numbers_outside_the_float_range_are_rejected(reference: Reference) -> None:
+    """§4 lets a decoder reject out-of-range numbers when it documents that policy."""
+    ours, theirs = outcome(reference, "a: 1e400")
+    assert (ours, theirs) == ("error: number 1e400 is out of the float range", {"a": "1e400"})
+    big = "1" * 5000
+    ours, theirs = outcome(reference, f"a: {big}")
+    assert (ours, theirs) == ("error: integer has more than 4300 digits", {"a": big})
+
+
+def test_non_strict_recovery_differs(reference: Reference) -> None:
+    """Where the spec leaves non-strict decoding open, each side recovers in its own way."""
+    lenient = {
+        # §8: "In non-strict mode, decoders MAY skip" a line that belongs to no scope
+        "a: 1\n  b: 2\nc: 3": ({"a": 1, "c": 3}, "Over-indented line"),
+        # §12 non-strict indentation (floor division); an indented first line is dedented
+        "  a: 1\n  b: 2": ({"a": 1, "b": 2}, "Over-indented line"),
+        # §5: after a root array "in non-strict mode, decoders MAY ignore" trailing content
+        "[1]: x\ny: 1": (["x"], "Unexpected content after the document root"),
+        # §14.1: row widths are checked in strict mode only; short rows are padded
+        "t[1]{a,b}:\n  1": ({"t": [{"a": 1, "b": None}]}, "Expected 2 tabular row values"),
+        # §6: "non-strict decoders MAY parse the line as a key-value line"
+        "k[03]: 1": ({"k[03]": 1}, "Invalid array length"),
+        "k[2] : 1": ({"k[2]": 1}, "Unexpected whitespace between bracket segment and colon"),
+        "k[1]{a,}:": ({"k[1]{a,}": {}}, "Empty field name in field list"),
+        "k[1]x: 1": ({"k[1]x": 1}, 'Unexpected content "x" between bracket segment and colon'),
+    }
+    for text, (expected, message) in lenient.items():
+        ours, theirs = outcome(reference, text, strict=False)
+        assert ours == expected, text
+        assert isinstance(theirs, str) and message in theirs, (text, theirs)
+        assert outcome(reference, text, strict=True)[0].startswith("error: "), text
+    # §12: "Implementations MAY accept tab characters in indentation ... MUST document
+    # their tab policy": tabs are never indentation here
+    ours, theirs = outcome(reference, "a:\n\tb: 1", strict=False)
+    assert (ours, theirs) == ("error: tab character in indentation", {"a": {"b": 1}})
+
+
+def test_agreements_that_earlier_releases_lacked(reference: Reference) -> None:
+    """4.4.0 reads these as we do (they were differences against 4.0.0)."""
+    for text, value in {
+        "\ufeffa: 1": {"a": 1},  # a leading byte-order mark is dropped
+        "t[2]{a}:\n  1\n  2\n  3": {"t": [{"a": 1}, {"a": 2}, {"a": 3}]},  # non-strict keeps rows
+        "a[1]:\n  - x\n  - y": {"a": ["x", "y"]},
+    }.items():
+        assert outcome(reference, text, strict=False) == (value, value)
+    for text in ("  a: 1", 'k[2]{"a}:\n  1', "a:\n  \t\n  b: 1"):
+        ours, theirs = outcome(reference, text)
+        assert ours.startswith("error: ") and theirs.startswith("error: "), text
+
+
+# The classes above, recognised in a disagreement by the text or the reference's message.
+_INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
+_LENIENT_MESSAGES = (
+    "Over-indented line",
+    "Unexpected content after the document root",
+    "tabular row values",
+    "Invalid array length",
+    "Unexpected whitespace",
+    "Unexpected content",
+    "Empty field name",
+    "Missing colon after array header",
+    "Unterminated bracket segment",
+)
+
+
+def js_view(value: Any) -> Any:
+    """Our reading as a JavaScript host holds it: doubles, index-like keys first (ascending)."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, list):
+        return [js_view(item) for item in value]
+    first = sorted((k for k in value if _INDEX_KEY.fullmatch(k) and int(k) < 2**32 - 1), key=int)
+    return {key: js_view(value[key]) for key in first + [k for k in value if k not in first]}
+
+
+def _line_contents(text: str) -> Iterator[str]:
+    for line in text.replace("\r\n", "\n").split("\n"):
+        content = line.lstrip(" ")
+        if content and content[0] != "#":
+            yield content
+            if content.startswith("- "):
+                yield content[2:].lstrip(" ")
+
+
+def _stray_quote(text: str) -> bool:
+    """A `"` that cannot open a quoted token (after an ordinary character, or inside a key),
+    or one left open to the end of its line."""
+    for content in _line_contents(text):
+        if len(re.findall(r'(?<!\\)"', content)) % 2:
+            return True
+        colon, bracket = content.find(":"), content.find("[")
+        for index, char in enumerate(content):
+            if char != '"' or not index:
+                continue
+            in_key = index < colon and (bracket < 0 or index < bracket) and content[0] != '"'
+            if in_key or content[index - 1] not in ' ,|\t:[{"\\':
+                return True
+    return False
+
+
+def _unclosed_bracket(text: str) -> bool:
+    for content in _line_contents(text):
+        colon = content.find(":")
+        head = content if colon < 0 else content[:colon]
+        if "[" in head and "]" not in head[head.rindex("[") :]:
+            return True
+    return False
+
+
+def _space_or_quote_in_a_header_key(text: str) -> bool:
+    for content in _line_contents(text):
+        bracket = content.find("[")
+        key = content[:bracket]
+        if bracket > 0 and key[0] != '"' and ":" not in key and (" " in key or '"' in key):
+            return True
+    return False
+
+
+def documented_class(
+    text: str, strict: bool, ours: Any, our_error: str | None, theirs: Any, their_error: str | None
+) -> str | None:
+    """The documented difference a disagreement falls under, or ``None``."""
+    if our_error is None and their_error is None and same_value(js_view(ours), theirs):
+        return "host numbers and key order"
+    if our_error is not None and ("out of the float range" in our_error or "digits" in our_error):
+        return "out-of-range numbers"
+    if their_error is not None and "whitespace before nested field group" in their_error:
+        return "spaces around field names"
+    if their_error is not None and "whitespace between key and bracket" in their_error:
+        return "space or quote in a header key"
+    if not strict:
+        if their_error is not None and any(m in their_error for m in _LENIENT_MESSAGES):
+            return "non-strict recovery"
+        if our_error is not None and "tab character in indentation" in our_error:
+            return "non-strict recovery"
+    if _stray_quote(text):
+        return "quote inside a token or left open"
+    if _unclosed_bracket(text):
+        return "unclosed bracket in a key"
+    if _space_or_quote_in_a_header_key(text):
+        return "space or quote in a header key"
+    return None
+
+
+_INSERTS = [" ", "\t", ":", ",", "|", '"', "[", "]", "{", "}", "#", "-", "\\", "\xa0", "\r"]
+_INSERTS += ["\\u", ": ", "- ", "[]", "1", "0", "e", '""', ",,"]
+
+
+def damaged(text: str, rnd: random.Random) -> str:
+    """``text`` with one or two grammar-aware edits (lines, characters, counts, delimiters)."""
+    lines = text.split("\n")
+    for _ in range(rnd.randint(1, 2)):
+        index = rnd.randrange(len(lines))
+        line = lines[index]
+        edit = rnd.randrange(12)
+        if edit == 0:
+            lines.insert(index, line)
+        elif edit == 1 and len(lines) > 1:
+            del lines[index]
+        elif edit in (2, 3, 4):
+            at = rnd.randrange(len(line) + 1)
+            lines[index] = line[:at] + rnd.choice(_INSERTS) + line[at:]
+        elif edit in (5, 6) and line:
+            at = rnd.randrange(len(line))
+            lines[index] = line[:at] + line[at + 1 :]
+        elif edit == 7:
+            lines[index] = re.sub(
+                r"\[(\d+)",
+                lambda m: f"[{max(0, int(m.group(1)) + rnd.choice([-1, 1]))}",
+                line,
+                count=1,
+            )
+        elif edit == 8:
+            lines.insert(index, rnd.choice(["# c", "  # c", "", "  ", "-", "[]", "a: 1"]))
+        elif edit == 9:
+            lines[index] = rnd.choice(["  ", " "]) + line
+        elif edit == 10:
+            lines[index] = line.replace(",", "|", 1).replace('"', "", 1)
+        else:
+            lines[index] = line + rnd.choice(_INSERTS)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["strict", "lenient"])
+def test_decoders_differ_only_in_documented_ways(reference: Reference, strict: bool) -> None:
+    """Damaged documents: both read them alike, both reject them, or a documented class applies."""
+    rnd = random.Random(20260801 + strict)
+    values = Values(4242)
+    texts = []
+    for _ in range(3000):
+        value = values.value()
+        texts.append(damaged(toon.encode({"root": value}, delimiter=rnd.choice(DELIMITERS)), rnd))
+    answers = reference.batch([Reference.decoding(text, 2, strict) for text in texts])
+    tally: dict[str | None, int] = {}
+    undocumented = []
+    for text, answer in zip(texts, answers):
+        try:
+            ours, our_error = toon.decode(text, strict=strict), None
+        except TOONError as exc:
+            ours, our_error = None, str(exc)
+        theirs, their_error = (
+            (from_wire(answer["result"]), None) if answer["ok"] else (None, answer["error"])
+        )
+        if our_error is not None and their_error is not None:
+            kind: str | None = "both reject"
+        elif our_error is None and their_error is None and same_value(ours, theirs):
+            kind = "agree"
+        else:
+            kind = documented_class(text, strict, ours, our_error, theirs, their_error)
+            if kind is None:
+                undocumented.append(
+                    f"{text!r}:\n  ours   {ours if our_error is None else our_error!r:.200}\n  theirs {theirs if their_error is None else their_error!r:.200}"
+                )
+        tally[kind] = tally.get(kind, 0) + 1
+    assert not undocumented, f"{len(undocumented)} undocumented: {tally}\n" + "\n".join(
+        undocumented[:6]
+    )
+    assert tally["agree"] > 1000 and tally["both reject"] > 300, tally
+    print(f"strict={strict}: {tally}")
