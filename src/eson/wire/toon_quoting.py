@@ -2,8 +2,8 @@
 
 Writing: :func:`format_primitive` turns ``None``/``bool``/``int``/``float``/
 ``str`` into the token TOON puts on the wire, quoting a string only when the
-spec requires it (section 7.2, see below), and
-:func:`format_key` does the same for object keys and field names.  Numbers use
+spec requires it (section 7.2, see below), and :func:`format_key` does the
+same for object keys and field names.  Numbers use
 the canonical decimal form: no exponent inside ``1e-6 <= |x| < 1e21``, no
 trailing zeros, ``-0`` as ``0``, NaN and infinities as ``null``.
 
