@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 if TYPE_CHECKING:
     from eson.schema.model import FieldSchema
 
-__all__ = ["Binding", "FieldSpec", "ModelShape", "Problem"]
+__all__ = ["NO_DEFAULT", "Binding", "FieldNotes", "FieldSpec", "ModelShape", "Problem"]
 
 ModelShape = Literal["record", "array", "other"]
 
@@ -40,6 +40,34 @@ class FieldSpec:
     annotation: Any
     required: bool = True
     output_only: bool = False
+
+
+class _NoDefault:
+    """The marker of a field without a (plain) default value."""
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+
+#: :attr:`FieldNotes.default` of a field that has no default, or only a factory
+#: that is not a plain container.
+NO_DEFAULT: object = _NoDefault()
+
+
+@dataclass(frozen=True)
+class FieldNotes:
+    """What a framework knows about a field besides its type: for people and prompts.
+
+    Attributes:
+        description: ``Field(description=...)`` / ``msgspec.Meta(description=...)``.
+        default: The default value (a factory's result for ``list``,
+            ``dict``, ``set`` and ``tuple`` factories), or :data:`NO_DEFAULT`.
+        examples: Declared example values, if any.
+    """
+
+    description: str | None = None
+    default: Any = NO_DEFAULT
+    examples: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +132,9 @@ class Binding(Protocol):
 
     def validator(self, cls: type) -> Callable[[Any], Any]:
         """A function validating a plain document into an instance of ``cls``."""
+
+    def notes(self, cls: type) -> dict[str, FieldNotes]:
+        """Descriptions, defaults and examples of the fields of ``cls``, by attribute name."""
 
     def problems(self, exc: BaseException) -> list[Problem] | None:
         """The failures a validation exception carries, or ``None`` if it is not one."""

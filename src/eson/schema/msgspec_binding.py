@@ -18,7 +18,7 @@ import msgspec
 import msgspec.inspect
 
 from eson.schema.annotations import generic_parameters, substitute, unwrap
-from eson.schema.binding import FieldSpec, ModelShape, Problem
+from eson.schema.binding import NO_DEFAULT, FieldNotes, FieldSpec, ModelShape, Problem
 from eson.schema.model import FieldSchema
 
 __all__ = ["MSGSPEC", "MsgspecBinding", "owns"]
@@ -151,6 +151,27 @@ class MsgspecBinding:
 
         return validate
 
+    def notes(self, cls: type) -> dict[str, FieldNotes]:
+        origin = _model_class(cls)
+        assert isinstance(origin, type)
+        if issubclass(origin, msgspec.Struct):
+            return {
+                info.name: FieldNotes(
+                    _meta_description(info.type), *_struct_default(info)
+                )
+                for info in msgspec.structs.fields(cls)
+            }
+        hints = typing.get_type_hints(origin, include_extras=True)
+        notes: dict[str, FieldNotes] = {}
+        for item in dataclasses.fields(origin):  # type: ignore[arg-type]
+            default: Any = NO_DEFAULT
+            if item.default is not dataclasses.MISSING:
+                default = item.default
+            elif item.default_factory in _PLAIN_FACTORIES:
+                default = item.default_factory()
+            notes[item.name] = FieldNotes(_meta_description(hints.get(item.name)), default)
+        return notes
+
     def problems(self, exc: BaseException) -> list[Problem] | None:
         if not isinstance(exc, msgspec.ValidationError):
             return None
@@ -207,6 +228,33 @@ class MsgspecBinding:
 
 
 MSGSPEC = MsgspecBinding()
+
+
+_PLAIN_FACTORIES = (list, dict, set, frozenset, tuple)
+
+
+def _meta_description(annotation: Any) -> str | None:
+    """The ``msgspec.Meta(description=...)`` of an annotation (the outermost one)."""
+    _, metadata = unwrap(annotation) if annotation is not None else (None, [])
+    for item in metadata:
+        if isinstance(item, msgspec.Meta) and item.description:
+            return item.description
+    return None
+
+
+def _struct_default(info: msgspec.structs.FieldInfo) -> tuple[Any, tuple[Any, ...]]:
+    """The default (or :data:`NO_DEFAULT`) and the ``Meta(examples=...)`` of a Struct field."""
+    _, metadata = unwrap(info.type)
+    examples: tuple[Any, ...] = ()
+    for item in metadata:
+        if isinstance(item, msgspec.Meta) and item.examples:
+            examples = tuple(item.examples)
+            break
+    if info.default is not msgspec.NODEFAULT:
+        return info.default, examples
+    if info.default_factory in _PLAIN_FACTORIES:
+        return info.default_factory(), examples
+    return NO_DEFAULT, examples
 
 
 def _may_be_unset(annotation: Any) -> bool:

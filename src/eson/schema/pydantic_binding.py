@@ -19,7 +19,7 @@ from pydantic.dataclasses import is_pydantic_dataclass
 from pydantic_core import PydanticUndefined
 
 from eson.schema.annotations import generic_parameters, substitute
-from eson.schema.binding import FieldSpec, ModelShape, Problem
+from eson.schema.binding import NO_DEFAULT, FieldNotes, FieldSpec, ModelShape, Problem
 from eson.schema.model import FieldSchema
 
 __all__ = ["PYDANTIC", "PydanticBinding", "owns"]
@@ -194,6 +194,27 @@ class PydanticBinding:
             return validate
         return _adapter(cls).validate_python
 
+    def notes(self, cls: type) -> dict[str, FieldNotes]:
+        generic = _dataclass_alias(cls)
+        origin = generic[0] if generic is not None else cls
+        fields = getattr(origin, "__pydantic_fields__", None)
+        if fields is None:  # a standard dataclass inside a Pydantic model
+            return {
+                item.name: FieldNotes(None, _dataclass_default(item))
+                for item in dataclasses.fields(typing.cast(Any, origin))
+            }
+        notes = {
+            name: FieldNotes(
+                info.description,
+                _pydantic_default(info),
+                tuple(info.examples or ()),
+            )
+            for name, info in fields.items()
+        }
+        for name, computed in getattr(origin, "__pydantic_computed_fields__", {}).items():
+            notes[name] = FieldNotes(computed.description, NO_DEFAULT, tuple(computed.examples or ()))
+        return notes
+
     def problems(self, exc: BaseException) -> list[Problem] | None:
         if not isinstance(exc, pydantic.ValidationError):
             return None
@@ -240,6 +261,25 @@ def _wire_name(name: str, info: Any) -> str:
     if info.alias is not None:
         return str(info.alias)
     return name
+
+
+_PLAIN_FACTORIES = (list, dict, set, frozenset, tuple)
+
+
+def _pydantic_default(info: Any) -> Any:
+    if info.default is not PydanticUndefined:
+        return info.default
+    if info.default_factory in _PLAIN_FACTORIES:
+        return info.default_factory()
+    return NO_DEFAULT
+
+
+def _dataclass_default(item: dataclasses.Field[Any]) -> Any:
+    if item.default is not dataclasses.MISSING:
+        return item.default
+    if item.default_factory in _PLAIN_FACTORIES:
+        return item.default_factory()
+    return NO_DEFAULT
 
 
 def _has_extra(obj: object) -> bool:
