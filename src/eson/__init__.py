@@ -8,7 +8,14 @@ Untyped use mirrors ``json``::
 
 The package reads top-down: :mod:`eson.wire` (pure text codecs) ->
 :mod:`eson.schema` (model types compiled into columns and cell codecs) ->
-model integrations -> tools (:mod:`eson.cli`).
+:mod:`eson.codecs` (the format back ends) -> the functional API
+(:mod:`eson.api`, :mod:`eson.toon`, :mod:`eson.columnar`) -> the agent
+layer (:mod:`eson.agent`: token counts, format choice, detection, lint,
+prompts) -> the model bases -> tools (:mod:`eson.cli`).
+
+The agent layer's names (``eson.count_tokens``, ``eson.choose``,
+``eson.detect``, ``eson.lint``, ``eson.prompt`` ...) load on first use, so
+``import eson`` stays light and never imports a tokenizer.
 """
 
 from __future__ import annotations
@@ -21,23 +28,65 @@ from eson.errors import DecodeError, EncodeError, ESONError, TOONError, Validati
 __version__ = "0.1.0"
 
 __all__ = [
+    "Choice",
     "DecodeError",
     "DecodeResult",
     "Decoder",
     "ESONError",
     "EncodeError",
     "Encoder",
+    "LintFinding",
+    "LintReport",
     "Message",
+    "PromptCost",
     "Record",
     "TOONError",
     "ValidationError",
     "__version__",
+    "choose",
+    "count_tokens",
     "decode",
+    "detect",
     "encode",
+    "lint",
+    "primer",
+    "prompt",
+    "prompt_cost",
     "try_decode",
 ]
 
+#: Names of the agent layer, loaded from :mod:`eson.agent` on first use.
+_AGENT_NAMES = frozenset(
+    {
+        "Choice",
+        "LintFinding",
+        "LintReport",
+        "PromptCost",
+        "choose",
+        "count_tokens",
+        "detect",
+        "lint",
+        "primer",
+        "prompt",
+        "prompt_cost",
+    }
+)
+
 if TYPE_CHECKING:
+    from eson import columnar, toon
+    from eson.agent import (
+        Choice,
+        LintFinding,
+        LintReport,
+        PromptCost,
+        choose,
+        count_tokens,
+        detect,
+        lint,
+        primer,
+        prompt,
+        prompt_cost,
+    )
     from eson.pydantic import Message, Record
 
 
@@ -53,7 +102,11 @@ if not TYPE_CHECKING:
             from eson import pydantic as pydantic_flavour
 
             return getattr(pydantic_flavour, name)
-        if name in ("msgspec", "pydantic"):
+        if name in _AGENT_NAMES:
+            from eson import agent
+
+            return getattr(agent, name)
+        if name in ("msgspec", "pydantic", "toon", "columnar", "agent"):
             import importlib
 
             return importlib.import_module(f"eson.{name}")

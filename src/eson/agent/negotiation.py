@@ -1,0 +1,203 @@
+"""Wire negotiation: what a receiver accepts, and what a payload is.
+
+Following the negotiation rules (``NEGOTIATION.md``), extended to TOON:
+
+- a receiver advertises **capability tokens** -- ``eson/1``, ``toon``,
+  ``columnar``, ``json`` -- in its agent card or tool description;
+  :func:`accepted_formats` reads such a list (or a comma-separated header
+  value), ignoring tokens it does not know.  Compact JSON is the floor
+  every receiver takes, and an empty or unknown list means exactly that
+  (Wire Profile W8);
+- payloads identify themselves, and :func:`detect` tells which one a text
+  is, in this order:
+
+  1. it starts with ``!eson/1`` -> ``"eson/1"`` (a decode failure then
+     means the message is corrupt, never that it is something else);
+  2. it parses as JSON -> ``"columnar"`` when some object in it is a
+     columnar block (``#c`` a list of strings, ``#r`` rows as long as
+     ``#c``), else ``"json"``;
+  3. it reads as a TOON document whose root is an object or an array, and
+     every key in it is one a TOON encoder could have written there ->
+     ``"toon"``;
+  4. anything else -> ``"prose"``.
+
+Rule 3 reads TOON leniently (counts unchecked), so a TOON payload with a
+damaged count is still detected as TOON and then fails its strict decode;
+the key check keeps ordinary sentences (``Here are the results: ...``) out.
+A single ``key: value`` line (``Note: done``) *is* a TOON document: prose that
+short is ambiguous by nature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal, TypeVar
+
+from eson.agent.formats import FORMATS, Format, normalize_format
+from eson.agent.profile import is_columnar_block
+from eson.errors import DecodeError, ESONError
+
+__all__ = ["Detected", "accepted_formats", "decode_as", "detect"]
+
+T = TypeVar("T")
+
+Detected = Literal["eson/1", "toon", "columnar", "json", "prose"]
+
+_ESON_PREFIX = "!eson/1"
+_KEY_SAMPLE = 256
+
+
+def accepted_formats(accept: str | Iterable[str] | None) -> tuple[Format, ...]:
+    """The known formats in a receiver's ``accept`` list, in its order, without repeats.
+
+    ``accept`` is a list of capability tokens (``["eson/1", "json"]``) or one
+    string of them separated by commas or white space (``"eson/1, json"``).
+    Tokens are matched case-insensitively; ``"eson"`` means ``"eson/1"``;
+    unknown tokens (``"eson/2"``, ``"yaml"``) are ignored.  An empty result
+    means: send compact JSON (W8).
+    """
+    if accept is None:
+        return ()
+    tokens = accept.replace(",", " ").split() if isinstance(accept, str) else accept
+    found: list[Format] = []
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"capability tokens are str, not {type(token).__name__}")
+        known = normalize_format(token)
+        if known is not None and known not in found:
+            found.append(known)
+    return tuple(found)
+
+
+def _has_block(value: Any, depth: int = 0) -> bool:
+    if depth > 600:
+        return False
+    if isinstance(value, dict):
+        if is_columnar_block(value):
+            return True
+        return any(_has_block(item, depth + 1) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_block(item, depth + 1) for item in value)
+    return False
+
+
+def _keys(value: Any) -> set[str]:
+    """Up to :data:`_KEY_SAMPLE` distinct keys of a decoded value, breadth first."""
+    keys: set[str] = set()
+    queue = [value]
+    while queue and len(keys) < _KEY_SAMPLE:
+        item = queue.pop(0)
+        if isinstance(item, dict):
+            keys.update(list(item)[: _KEY_SAMPLE - len(keys)])
+            queue.extend(item.values())
+        elif isinstance(item, list):
+            queue.extend(item)
+    return keys
+
+
+def _reads_as_toon(text: str) -> bool:
+    from eson import toon
+    from eson.wire.toon_quoting import format_key
+
+    try:
+        value = toon.decode(text, strict=False)
+    except (ESONError, RecursionError):
+        return False
+    if isinstance(value, dict):
+        if not value:
+            return False
+    elif not isinstance(value, list):
+        return False
+    return all(format_key(key) in text for key in _keys(value))
+
+
+def _text(data: str | bytes | bytearray | memoryview) -> str | None:
+    if isinstance(data, str):
+        text = data
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    else:
+        raise TypeError(f"detect reads str or bytes, not {type(data).__name__}")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def detect(text: str | bytes | bytearray | memoryview) -> Detected:
+    """Which payload ``text`` is: ``"eson/1"``, ``"toon"``, ``"columnar"``, ``"json"`` or ``"prose"``.
+
+    Applies the detection rules of the module documentation; never raises
+    for any ``str`` (bytes that are not UTF-8 are ``"prose"``).  One leading
+    byte-order mark is ignored.  Detection says what a payload claims to be;
+    decoding it (:func:`decode_as`, :func:`eson.decode`) checks it.
+
+    Raises:
+        TypeError: when ``text`` is neither ``str`` nor bytes-like.
+    """
+    found = _text(text)
+    if found is None:
+        return "prose"
+    if found.startswith(_ESON_PREFIX):
+        return "eson/1"
+    from eson.wire.columnar import load_json_text
+
+    try:
+        value = load_json_text(found)
+    except DecodeError:
+        pass
+    else:
+        return "columnar" if _has_block(value) else "json"
+    if _reads_as_toon(found):
+        return "toon"
+    return "prose"
+
+
+def decode_as(
+    text: str | bytes | bytearray | memoryview,
+    type: type[T],
+    *,
+    formats: Iterable[str] = FORMATS,
+) -> T:
+    """Detect the payload's format and decode it strictly into a validated ``type``.
+
+    Args:
+        text: The payload.
+        type: The model class.
+        formats: The formats to allow (capability tokens); a payload in
+            another format is an error.
+
+    Raises:
+        eson.DecodeError: for prose, a format not allowed, or a malformed
+            payload (``eson.TOONError`` for TOON).
+        eson.ValidationError: for a payload the model rejects.
+    """
+    allowed = accepted_formats(formats)
+    found = detect(text)
+    if found == "prose":
+        raise DecodeError("the text is not an ESON, TOON or JSON payload")
+    permitted = (
+        found in allowed if found != "json" else ("json" in allowed or "columnar" in allowed)
+    )
+    if not permitted:
+        raise DecodeError(
+            f"the payload is {found}, which is not among the allowed formats "
+            f"({', '.join(allowed) or 'none'})"
+        )
+    if found == "eson/1":
+        from eson.api import decode
+
+        return decode(text, type=type)
+    if found == "toon":
+        from eson import toon
+
+        result: T = toon.decode(text, type=type)
+        return result
+    from eson.codecs.columnar_typed import codec_for
+    from eson.wire.columnar import decode_columnar, load_json_text
+    from eson.wire.eson_reader import text_of
+
+    source = text_of(text).removeprefix("\ufeff")
+    document = decode_columnar(source) if found == "columnar" else load_json_text(source)
+    validated: T = codec_for(type).validate_document(document)
+    return validated

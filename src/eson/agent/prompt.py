@@ -1,0 +1,471 @@
+"""Telling a model what to write: ``eson.prompt(T)``, ``eson.primer()``, ``eson.prompt_cost(T)``.
+
+A writer prompt has three parts:
+
+1. a **primer**: the format in a few lines, in this project's own words,
+   kept under about 130 o200k tokens (the test suite measures it);
+2. the **schema** of ``T``: the exact header lines its encoder writes
+   (``findings[N]{n,severity,file,line,message}``), each field's type in
+   plain words, allowed values of ``Literal`` and enum fields, ``null``,
+   defaults, descriptions, constraints, and the docstrings of the classes
+   (:mod:`eson.codecs.layout`);
+3. a tiny **example**: a document built from ``T``'s own types and
+   constraints, written by the encoder, that decodes into ``T`` (or one you
+   pass).
+
+A *reader* prompt (``reader=True``) is only the primer, worded for a model
+that reads payloads rather than writes them, with the numbered-rows note
+when ``T`` numbers its rows.  :func:`prompt_cost` says what each part costs
+in tokens.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import uuid
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from eson.codecs.layout import DocumentLayout, LayoutFormat, class_doc, document_layout
+from eson.errors import ESONError
+from eson.schema.annotations import (
+    NONE_TYPE,
+    container_args,
+    container_kind,
+    is_any,
+    literal_values,
+    strip_none,
+    union_members,
+    unwrap,
+)
+from eson.schema.binding import NO_DEFAULT, Binding
+from eson.schema.compile import document_schema, record_schema
+from eson.schema.model import FieldSchema
+
+__all__ = ["PromptCost", "PromptFormat", "example_document", "primer", "prompt", "prompt_cost"]
+
+PromptFormat = Literal["eson", "eson/1", "toon"]
+
+_ESON_WRITER = """Write ESON. Line 1 is !eson/1, then entries:
+name=value  one value
+name[N]{a,b}  then N lines, one record each: values in a,b order, TAB-separated
+name[N]  then N lines, one value each
+name{a,b}  then one line of TAB-separated values
+N is the exact count. null, true, false, numbers, lists and objects are JSON. Strings are bare; \
+JSON-quote one that is empty, edge-spaced, has a TAB or newline, starts with " [ { or reads as \
+null/true/false/number."""
+
+_ESON_READER = """Messages may use ESON. Line 1 is !eson/1, then entries:
+name=value  one value
+name[N]{a,b}  then N lines, one record each: values in a,b order, TAB-separated
+name[N]  then N lines, one value each
+name{a,b}  then one line of TAB-separated values
+Bare text is a string; null, true, false, numbers, "quoted strings", lists and objects are JSON. \
+[N] is a checksum: rows that do not match it mean a damaged message."""
+
+_TOON_WRITER = """Write TOON: nesting is 2-space indentation.
+key: value  one value; key: alone opens a nested object
+key[N]: a,b,c  N values
+key[N]{f1,f2}:  then N indented lines, one record each: values in f1,f2 order, comma-separated
+key[N]:  then N indented "- " items, for other lists
+N is the exact count. Strings are bare; "quote" one that is empty, edge-spaced, starts with - or #, \
+has , : " \\ [ ] { } or a newline, or reads as true/false/null/number."""
+
+_TOON_READER = """Messages may use TOON: nesting is indentation.
+key: value  one value; key: alone opens a nested object
+key[N]: a,b,c  N values
+key[N]{f1,f2}:  then N indented lines, one record each: values in f1,f2 order, comma-separated
+key[N]:  then N "- " items, for other lists
+Unquoted values are strings unless they read as true, false, null or a number. [N] is a \
+checksum: items that do not match it mean a damaged message."""
+
+_NUMBERED_READER = """A first field n numbers the rows 1, 2, 3 ...: use it for "the Nth row"; \
+a broken sequence also means damage."""
+
+
+def _layout_format(format: str) -> LayoutFormat:
+    if format in ("eson", "eson/1"):
+        return "eson"
+    if format == "toon":
+        return "toon"
+    raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
+
+
+def primer(format: PromptFormat = "eson", *, reader: bool = False, numbered: bool = False) -> str:
+    """The short description of a format that goes at the top of a prompt.
+
+    Args:
+        format: ``"eson"`` (or ``"eson/1"``) or ``"toon"``.
+        reader: Word it for a model that reads payloads (with the count as a
+            checksum) instead of writing them.
+        numbered: Reader only, ESON only: add the note on the reserved ``n``
+            row-number field.
+    """
+    chosen = _layout_format(format)
+    if chosen == "eson":
+        if not reader:
+            return _ESON_WRITER
+        return f"{_ESON_READER}\n{_NUMBERED_READER}" if numbered else _ESON_READER
+    return _TOON_READER if reader else _TOON_WRITER
+
+
+# -- the example -------------------------------------------------------------------------
+
+_FIXED: dict[type, Any] = {
+    datetime.datetime: "2026-01-31T12:00:00Z",
+    datetime.date: "2026-01-31",
+    datetime.time: "12:00:00",
+    datetime.timedelta: "PT1H",
+    uuid.UUID: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+    decimal.Decimal: "12.5",
+}
+
+
+class _NoExampleError(Exception):
+    """No value of this type can be made up."""
+
+
+def _bounds(metadata: list[Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for item in metadata:
+        for name in ("ge", "gt", "le", "lt", "multiple_of", "min_length", "max_length"):
+            value = getattr(item, name, None)
+            if value is not None and name not in found:
+                found[name] = value
+    return found
+
+
+def _number(kind: type, bounds: dict[str, Any], index: int) -> Any:
+    low: float = index
+    if "ge" in bounds:
+        low = max(low, bounds["ge"])
+    if "gt" in bounds:
+        low = max(low, bounds["gt"] + (1 if kind is int else 0.5))
+    high = bounds.get("le", bounds.get("lt"))
+    if high is not None and low > high - (1 if "lt" in bounds and kind is int else 0):
+        low = bounds.get("ge", bounds.get("gt", high - 1))
+        if "gt" in bounds:
+            low = (low + high) / 2 if kind is float else low + 1
+    step = bounds.get("multiple_of")
+    if step:
+        low = -(-low // step) * step
+    if kind is int:
+        return int(low)
+    value = float(low) + (0.5 if "multiple_of" not in bounds and "gt" not in bounds else 0.0)
+    if high is not None and value >= high:
+        value = float(low)
+    return value
+
+
+def _string(name: str, bounds: dict[str, Any], index: int) -> str:
+    text = f"{name or 'text'} {index}".replace("_", " ")
+    low = bounds.get("min_length", 0)
+    high = bounds.get("max_length")
+    if high is not None:
+        text = text.replace(" ", "")[: max(high, 0)]
+    if len(text) < low:
+        text = text + "x" * (low - len(text))
+    return text
+
+
+def _sample(
+    annotation: Any, binding: Binding, name: str, index: int, depth: int = 0
+) -> Any:
+    """A made-up JSON-mode value for ``annotation`` (``index`` varies it per row)."""
+    if depth > 8:
+        raise _NoExampleError(name)
+    rest, _ = strip_none(annotation)
+    bare, metadata = unwrap(rest)
+    bounds = _bounds(metadata)
+    if binding.serialized_annotation(metadata) is not None:
+        raise _NoExampleError(name)
+    if bare is NONE_TYPE or bare is None:
+        return None
+    if is_any(bare):
+        return f"{name or 'value'} {index}"
+    values = literal_values(bare)
+    if values is not None:
+        return values[(index - 1) % len(values)]
+    if isinstance(bare, type) and issubclass(bare, enum.Enum):
+        members = list(bare)
+        if not members:
+            raise _NoExampleError(name)
+        return members[(index - 1) % len(members)].value
+    members_of_union = union_members(bare)
+    if members_of_union is not None:
+        for member in members_of_union:
+            if unwrap(member)[0] in (NONE_TYPE, None):
+                continue
+            try:
+                return _sample(member, binding, name, index, depth + 1)
+            except _NoExampleError:
+                continue
+        raise _NoExampleError(name)
+    kind = container_kind(bare)
+    if kind is not None:
+        args = container_args(bare)
+        if kind == "mapping":
+            if len(args) == 2 and unwrap(args[0])[0] not in (str, Any):
+                raise _NoExampleError(name)
+            return {"key": _sample(args[1] if len(args) == 2 else Any, binding, "value", index, depth + 1)}
+        if kind == "tuple" and not (len(args) == 2 and args[1] is Ellipsis):
+            return [_sample(arg, binding, name, index, depth + 1) for arg in args]
+        count = max(1, bounds.get("min_length", 0))
+        if "max_length" in bounds:
+            count = min(count, bounds["max_length"])
+        element = args[0]
+        return [_sample(element, binding, name, index + offset, depth + 1) for offset in range(count)]
+    shape = binding.model_shape(bare)
+    if shape == "record":
+        schema = record_schema(bare, binding)
+        return _record_sample(schema.fields, binding, schema.model_type, index, depth + 1)
+    if shape is not None:
+        raise _NoExampleError(name)
+    if bare is bool:
+        return index % 2 == 1
+    if bare is int:
+        return _number(int, bounds, index)
+    if bare is float:
+        return _number(float, bounds, index)
+    if bare is str:
+        return _string(name, bounds, index)
+    if bare in (bytes, bytearray):
+        return "ZGF0YQ==" if binding.name == "msgspec" else "data"
+    if isinstance(bare, type):
+        for cls in bare.__mro__:
+            if cls in _FIXED:
+                return _FIXED[cls]
+    raise _NoExampleError(name)
+
+
+def _record_sample(
+    fields: tuple[FieldSchema, ...], binding: Binding, cls: Any, index: int, depth: int
+) -> dict[str, Any]:
+    notes = binding.notes(cls)
+    document: dict[str, Any] = {}
+    for item in fields:
+        if item.output_only:
+            continue
+        try:
+            document[item.wire] = _sample(item.annotation, binding, item.wire, index, depth)
+        except _NoExampleError:
+            if item.required:
+                raise
+            default = notes.get(item.attr)
+            if default is not None and default.default is not NO_DEFAULT:
+                continue  # leave it out: the default applies
+            raise
+    return document
+
+
+def _rows(item: FieldSchema) -> int:
+    """How many rows the example gives a record array (two, unless the type allows fewer)."""
+    _, metadata = unwrap(strip_none(item.annotation)[0])
+    bounds = _bounds(metadata)
+    count: int = max(2, bounds.get("min_length", 0))
+    limit: int = bounds.get("max_length", count)
+    return min(count, limit)
+
+
+def _document_sample(cls: type) -> dict[str, Any]:
+    schema = document_schema(cls)
+    binding = schema.binding
+    document: dict[str, Any] = {}
+    for item in schema.fields:
+        if item.output_only:
+            continue
+        try:
+            if item.record is not None and item.entry is not None and item.entry.value == "record_array":
+                document[item.wire] = [
+                    _record_sample(item.record.fields, binding, item.record.model_type, row, 1)
+                    for row in range(1, _rows(item) + 1)
+                ]
+            else:
+                document[item.wire] = _sample(item.annotation, binding, item.wire, 1)
+        except _NoExampleError:
+            if item.required:
+                raise
+    return document
+
+
+def _instance(cls: type) -> Any:
+    """A validated instance of ``cls`` from made-up values, falling back to defaults."""
+    schema = document_schema(cls)
+    validate = schema.binding.validator(schema.model_type)
+    document = _document_sample(cls)
+    for _ in range(len(document) + 1):
+        try:
+            return validate(document)
+        except Exception as exc:
+            problems = schema.binding.problems(exc)
+            if not problems:
+                raise _NoExampleError(cls.__name__) from exc
+            dropped = False
+            for problem in problems:
+                top = problem.loc[0] if problem.loc else None
+                field = schema.by_wire.get(top) if isinstance(top, str) else None
+                if field is not None and not field.required and top in document:
+                    del document[top]  # its default applies
+                    dropped = True
+            if not dropped:
+                raise _NoExampleError(cls.__name__) from exc
+    raise _NoExampleError(cls.__name__)
+
+
+def _encode(value: Any, format: LayoutFormat, delimiter: str) -> str:
+    if format == "eson":
+        from eson.api import encode
+
+        return encode(value)
+    from eson import toon
+
+    return toon.encode(value, delimiter=delimiter)
+
+
+def _decode(text: str, cls: type, format: LayoutFormat) -> Any:
+    if format == "eson":
+        from eson.api import decode
+
+        return decode(text, type=cls)
+    from eson import toon
+
+    return toon.decode(text, type=cls)
+
+
+def example_document(
+    cls: type, format: PromptFormat = "eson", *, delimiter: str = ","
+) -> str | None:
+    """A tiny document of ``cls`` that decodes into ``cls``, or ``None`` if none can be made.
+
+    Values come from the field types and their constraints (the first
+    ``Literal`` choice, numbers within bounds, strings within length
+    limits, two rows per record array); fields whose values cannot be made
+    up (a ``pattern``, say) keep their defaults.  The text is what the
+    encoder writes for the resulting instance, and it is checked to decode.
+    """
+    chosen = _layout_format(format)
+    try:
+        instance = _instance(cls)
+        text = _encode(instance, chosen, delimiter)
+        _decode(text, cls, chosen)
+    except (_NoExampleError, ESONError, TypeError, ValueError):
+        return None
+    return text
+
+
+# -- the prompt --------------------------------------------------------------------------
+
+
+def _schema_section(layout: DocumentLayout, cls: type) -> str:
+    name = getattr(cls, "__name__", "the message")
+    doc = class_doc(cls)
+    kind = "ESON" if layout.format == "eson" else "TOON"
+    head = f"Reply with one {kind} document, a {name}, and nothing else."
+    if doc:
+        head += f" {name}: {doc}"
+    head += "\nIts lines:"
+    return "\n".join([head, *layout.schema_lines()])
+
+
+def _example_text(cls: type, format: LayoutFormat, example: Any, delimiter: str) -> str | None:
+    if example is False or example is None:
+        return None
+    if example is True:
+        return example_document(cls, format, delimiter=delimiter)
+    text = _encode(example, format, delimiter)
+    _decode(text, cls, format)
+    return text
+
+
+def _parts(
+    cls: type | None,
+    format: PromptFormat,
+    reader: bool,
+    example: Any,
+    delimiter: str,
+) -> tuple[str, str, str]:
+    chosen = _layout_format(format)
+    if reader:
+        numbered = cls is not None and document_schema(cls).number
+        return primer(chosen, reader=True, numbered=numbered and chosen == "eson"), "", ""
+    if cls is None:
+        raise TypeError("a writer prompt needs the model class T")
+    layout = document_layout(cls, chosen, delimiter=delimiter)
+    schema = _schema_section(layout, cls)
+    text = _example_text(cls, chosen, example, delimiter)
+    shown = f"Example:\n{text.rstrip()}" if text else ""
+    return primer(chosen), schema, shown
+
+
+def prompt(
+    model: type | None,
+    *,
+    format: PromptFormat = "eson",
+    reader: bool = False,
+    example: Any = True,
+    delimiter: str = ",",
+) -> str:
+    """What a model needs to write a valid ``model`` (or, with ``reader=True``, to read one).
+
+    Args:
+        model: The model class (Pydantic model, msgspec Struct, dataclass).  May
+            be ``None`` for a reader prompt.
+        format: ``"eson"`` (or ``"eson/1"``) or ``"toon"``.
+        reader: Only the primer, worded for reading payloads (no schema).
+        example: ``True`` (default): a made-up example that decodes into
+            ``T`` (left out if none can be made); ``False``: none; or an
+            instance of ``T`` to show instead.
+        delimiter: TOON only: the delimiter the model should use.
+
+    Returns:
+        The prompt text: primer, blank line, schema, blank line, example.
+
+    Raises:
+        TypeError: if ``T`` is not a model class or breaks a schema rule.
+        ValueError: for an unknown format.
+        eson.ESONError: if a given ``example`` cannot be written or read back.
+    """
+    return "\n\n".join(part for part in _parts(model, format, reader, example, delimiter) if part)
+
+
+@dataclass(frozen=True)
+class PromptCost:
+    """What a prompt costs, in tokens of one encoding.
+
+    Attributes:
+        primer: The format primer alone.
+        schema: The schema section alone (0 for a reader prompt).
+        example: The example alone (0 without one).
+        total: The whole prompt (parts joined by blank lines).
+        encoding: The encoding counted in.
+    """
+
+    primer: int
+    schema: int
+    example: int
+    total: int
+    encoding: str
+
+
+def prompt_cost(
+    model: type | None,
+    *,
+    format: PromptFormat = "eson",
+    reader: bool = False,
+    example: Any = True,
+    delimiter: str = ",",
+    encoding: str = "o200k_base",
+) -> PromptCost:
+    """The token cost of :func:`prompt` with the same arguments, part by part.
+
+    Raises:
+        ImportError: without the ``typed-eson[tokens]`` extra.
+    """
+    from eson.agent.tokens import count_tokens_many
+
+    parts = _parts(model, format, reader, example, delimiter)
+    whole = "\n\n".join(part for part in parts if part)
+    counts = count_tokens_many([*parts, whole], encoding)
+    return PromptCost(counts[0], counts[1], counts[2], counts[3], encoding)
