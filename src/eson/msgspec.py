@@ -279,6 +279,28 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
         """
         return toon_typed.decode_model(cls, data, strict, indent_size)
 
+    @classmethod
+    def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
+        """What a model needs to write this class as ESON (see :func:`eson.prompt`).
+
+        Args:
+            reader: Only the primer, for a model that reads such messages.
+            example: ``True``: a made-up example that decodes into this
+                class; ``False``: none; or an instance to show.
+        """
+        from eson.agent.prompt import prompt
+
+        return prompt(cls, format="eson", reader=reader, example=example)
+
+    @classmethod
+    def toon_prompt(
+        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
+    ) -> str:
+        """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
+        from eson.agent.prompt import prompt
+
+        return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
+
 
 class Record(msgspec.Struct, metaclass=_RecordMeta):
     """Base Struct of the rows of a record array (see the module documentation)."""
@@ -306,3 +328,25 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
     ) -> Self:
         """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
         return toon_typed.decode_model(cls, data, strict, indent_size)
+
+    @classmethod
+    def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
+        """What a model needs to write this class as ESON (see :func:`eson.prompt`).
+
+        Args:
+            reader: Only the primer, for a model that reads such messages.
+            example: ``True``: a made-up example that decodes into this
+                class; ``False``: none; or an instance to show.
+        """
+        from eson.agent.prompt import prompt
+
+        return prompt(cls, format="eson", reader=reader, example=example)
+
+    @classmethod
+    def toon_prompt(
+        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
+    ) -> str:
+        """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
+        from eson.agent.prompt import prompt
+
+        return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
