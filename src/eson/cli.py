@@ -2,16 +2,21 @@
 
 ::
 
-    eson encode [FILE] [--number] [-o OUT]        JSON -> ESON
+    eson encode [FILE] [--number] [--stats] [-o OUT]   JSON -> ESON
     eson decode [FILE] [--indent N] [-o OUT]      ESON -> JSON
-    eson toon encode [FILE] [--delimiter D] [--indent N] [-o OUT]    JSON -> TOON
+    eson toon encode [FILE] [--delimiter D] [--indent N] [--stats] [-o OUT]    JSON -> TOON
     eson toon decode [FILE] [--indent N] [--no-strict] [--json-indent N] [-o OUT]
+    eson stats [FILE] [--encoding E] [--number]  bytes and tokens of each format
+    eson lint [FILE] [--type module:Model] [--toon]   Wire Profile W1/W4/W5/W6
     eson demo                                     a short tour
 
 Input comes from FILE or standard input, output goes to OUT or standard
 output.  Exit status: 0 on success, 1 for invalid input (one line
 ``error: line N: ...`` on standard error), 2 for usage errors.  Integers of
-any size survive the JSON round trip.
+any size survive the JSON round trip.  ``eson lint`` prints its findings on
+standard error and exits 1 when a MUST rule is broken, as the reference
+linter does.  Token counts (``stats``, ``--stats``) need the
+``typed-eson[tokens]`` extra.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Union
 
 from eson.errors import ESONError
 
@@ -91,7 +96,10 @@ def _eson_encode(args: argparse.Namespace) -> str:
     value = _load_json(_read(args.file))
     if not isinstance(value, dict):
         raise InputError("ESON documents are objects: the JSON input must be an object")
-    return encode(value, number=args.number)
+    text = encode(value, number=args.number)
+    if args.stats:
+        _print_stats_line(value, "eson/1", args.encoding, number=args.number)
+    return text
 
 
 def _eson_decode(args: argparse.Namespace) -> str:
@@ -105,7 +113,10 @@ def _toon_encode(args: argparse.Namespace) -> str:
 
     value = _load_json(_read(args.file))
     # TOON documents end without a line feed; a text file or terminal wants one.
-    return toon.encode(value, delimiter=args.delimiter, indent_size=args.indent) + "\n"
+    text = toon.encode(value, delimiter=args.delimiter, indent_size=args.indent) + "\n"
+    if args.stats:
+        _print_stats_line(value, "toon", args.encoding, text=text[:-1])
+    return text
 
 
 def _toon_decode(args: argparse.Namespace) -> str:
@@ -119,6 +130,137 @@ def _demo(args: argparse.Namespace) -> str:
     from eson.demo import run
 
     return run()
+
+
+# -- token statistics (eson stats, --stats) -------------------------------------------
+
+_STAT_ROWS = (
+    ("json", "compact JSON"),
+    ("pretty", "pretty JSON"),
+    ("columnar", "columnar JSON"),
+    ("toon", "TOON"),
+    ("eson/1", "ESON"),
+)
+
+
+def _stat_text(value: Any, format: str, number: bool) -> str | None:
+    from eson.agent.formats import pretty_json, render
+
+    try:
+        if format == "pretty":
+            return pretty_json(value)
+        return render(value, format, number=number)  # type: ignore[arg-type]
+    except ESONError:
+        return None  # this format cannot hold the value (ESON needs an object root)
+
+
+def _stats_line(label: str, text: str | None, tokens: int | None, baseline: int) -> str:
+    """One line of the statistics: the same for ``eson stats`` and ``--stats``."""
+    if text is None or tokens is None:
+        return f"{label:<14} {'n/a':>8}"
+    size = len(text.encode("utf-8", "surrogatepass"))
+    percent = round((tokens / baseline - 1) * 100) if baseline else 0
+    change = f"{percent:+d}%" if percent else "0%"
+    return f"{label:<14} {size:>8} bytes {tokens:>8} tokens {change:>6} vs compact JSON"
+
+
+def _measure(
+    value: Any, encoding: str, number: bool, only: str | None = None, text: str | None = None
+) -> list[tuple[str, str | None, int | None]]:
+    from eson.agent.tokens import count_tokens_many
+
+    rows = [(key, label) for key, label in _STAT_ROWS if only is None or key in ("json", only)]
+    texts = [
+        text if (key == only and text is not None) else _stat_text(value, key, number)
+        for key, _ in rows
+    ]
+    present = [item for item in texts if item is not None]
+    try:
+        counts = iter(count_tokens_many(present, encoding))
+    except ImportError as exc:
+        raise InputError(str(exc)) from None
+    return [
+        (label, item, next(counts) if item is not None else None)
+        for (_, label), item in zip(rows, texts)
+    ]
+
+
+def _print_stats_line(
+    value: Any, format: str, encoding: str, *, number: bool = False, text: str | None = None
+) -> None:
+    rows = _measure(value, encoding, number, format, text)
+    baseline = rows[0][2] or 0
+    label, produced, tokens = rows[-1]
+    print(f"{_stats_line(label, produced, tokens, baseline)} ({encoding})", file=sys.stderr)
+
+
+def _load_payload(data: bytes) -> Any:
+    """A JSON, columnar JSON, ESON or TOON input, as plain values."""
+    from eson.agent.negotiation import detect
+
+    kind = detect(data)
+    if kind == "eson/1":
+        from eson.api import decode
+
+        return decode(data)
+    if kind == "toon":
+        from eson import toon
+
+        return toon.decode(data)
+    if kind == "columnar":
+        from eson import columnar
+
+        return columnar.decode(data)
+    return _load_json(data)
+
+
+def _stats(args: argparse.Namespace) -> str:
+    value = _load_payload(_read(args.file))
+    rows = _measure(value, args.encoding, args.number)
+    baseline = rows[0][2] or 0
+    lines = [_stats_line(label, text, tokens, baseline) for label, text, tokens in rows]
+    lines.append(f"(tokens: {args.encoding})")
+    return "\n".join(lines) + "\n"
+
+
+# -- the Wire Profile linter (eson lint) ----------------------------------------------
+
+
+def _model_type(spec: str) -> type:
+    """``module:Model`` -> the class (the working directory is importable)."""
+    import importlib
+    import os
+
+    module_name, sep, qualname = spec.partition(":")
+    if not sep or not module_name or not qualname:
+        raise argparse.ArgumentTypeError("expected module:Model, e.g. myapp.messages:Review")
+    added = False
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+        added = True
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise argparse.ArgumentTypeError(f"cannot import {module_name}: {exc}") from None
+    finally:
+        if added:
+            sys.path.remove(os.getcwd())
+    for part in qualname.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            raise argparse.ArgumentTypeError(f"{module_name} has no {qualname}")
+    if not isinstance(target, type):
+        raise argparse.ArgumentTypeError(f"{spec} is not a class")
+    return target
+
+
+def _lint(args: argparse.Namespace) -> tuple[str, int]:
+    from eson.agent.linter import lint
+
+    report = lint(_read(args.file), type=args.type, toon=args.toon)
+    for line in report.lines():
+        print(line, file=sys.stderr)
+    return "", report.exit_code
 
 
 _DELIMITERS = {",": ",", "comma": ",", "\t": "\t", "tab": "\t", "|": "|", "pipe": "|"}
@@ -159,11 +301,28 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("file", nargs="?", metavar="FILE", help="input file (default: stdin)")
         sub.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
 
+    def encoding_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--encoding",
+            choices=("o200k_base", "cl100k_base"),
+            default="o200k_base",
+            help="token encoding (default o200k_base)",
+        )
+
+    def stats_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--stats",
+            action="store_true",
+            help="print bytes and tokens vs compact JSON on stderr (needs typed-eson[tokens])",
+        )
+        encoding_option(sub)
+
     encode = commands.add_parser("encode", help="JSON to ESON")
     io_options(encode)
     encode.add_argument(
         "--number", action="store_true", help="add the reserved n row-number column"
     )
+    stats_options(encode)
     encode.set_defaults(run=_eson_encode)
 
     decode = commands.add_parser("decode", help="ESON to JSON")
@@ -181,6 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     toon_encode.add_argument(
         "--indent", type=_positive, default=2, metavar="N", help="spaces per level (default 2)"
     )
+    stats_options(toon_encode)
     toon_encode.set_defaults(run=_toon_encode)
     toon_decode = toon_commands.add_parser("decode", help="TOON to JSON")
     io_options(toon_decode)
@@ -195,6 +355,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     toon_decode.set_defaults(run=_toon_decode)
 
+    stats = commands.add_parser(
+        "stats", help="bytes and exact tokens of a JSON, ESON or TOON input in every format"
+    )
+    io_options(stats)
+    encoding_option(stats)
+    stats.add_argument("--number", action="store_true", help="number ESON record arrays")
+    stats.set_defaults(run=_stats)
+
+    lint = commands.add_parser("lint", help="check one payload against the Wire Profile")
+    lint.add_argument("file", nargs="?", metavar="FILE", help="input file (default: stdin)")
+    lint.add_argument(
+        "--type",
+        type=_model_type,
+        metavar="module:Model",
+        help="also check that the payload validates as this model",
+    )
+    lint.add_argument(
+        "--toon", action="store_true", help="lint a TOON payload as a dense document"
+    )
+    lint.set_defaults(run=_lint, output=None)
+
     demo = commands.add_parser("demo", help="encode a sample agent handoff, compare with JSON")
     demo.set_defaults(run=_demo, output=None)
     return parser
@@ -204,9 +385,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace], str] = args.run
+    run: Callable[[argparse.Namespace], Union[str, tuple[str, int]]] = args.run  # noqa: UP007
     try:
-        _write(args.output, run(args))
+        result = run(args)
+        text, status = result if isinstance(result, tuple) else (result, 0)
+        _write(args.output, text)
+        if status:
+            return status
     except ESONError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

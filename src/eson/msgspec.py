@@ -288,7 +288,7 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
             example: ``True``: a made-up example that decodes into this
                 class; ``False``: none; or an instance to show.
         """
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="eson", reader=reader, example=example)
 
@@ -297,7 +297,7 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
         cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
     ) -> str:
         """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
 
@@ -338,7 +338,7 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
             example: ``True``: a made-up example that decodes into this
                 class; ``False``: none; or an instance to show.
         """
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="eson", reader=reader, example=example)
 
@@ -347,6 +347,6 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
         cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
     ) -> str:
         """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)

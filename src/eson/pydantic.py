@@ -128,7 +128,7 @@ class Message(pydantic.BaseModel):
             example: ``True``: a made-up example that decodes into this
                 class; ``False``: none; or an instance to show.
         """
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="eson", reader=reader, example=example)
 
@@ -137,7 +137,7 @@ class Message(pydantic.BaseModel):
         cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
     ) -> str:
         """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
 
@@ -188,7 +188,7 @@ class Record(pydantic.BaseModel):
             example: ``True``: a made-up example that decodes into this
                 class; ``False``: none; or an instance to show.
         """
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="eson", reader=reader, example=example)
 
@@ -197,6 +197,6 @@ class Record(pydantic.BaseModel):
         cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
     ) -> str:
         """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompt import prompt
+        from eson.agent.prompts import prompt
 
         return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)

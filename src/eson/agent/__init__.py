@@ -3,10 +3,10 @@
 - :mod:`eson.agent.tokens`      -- exact token counts, offline (``count_tokens``)
 - :mod:`eson.agent.formats`     -- the wire formats by capability token, and writing each
 - :mod:`eson.agent.negotiation` -- accepted formats and payload detection (``detect``)
-- :mod:`eson.agent.choose`      -- the densest accepted format per message (``choose``)
+- :mod:`eson.agent.choice`      -- the densest accepted format per message (``choose``)
 - :mod:`eson.agent.profile`     -- the Wire Profile's data rules (W5, W6), one table
-- :mod:`eson.agent.lint`        -- the per-message lint (``lint``: W1, W4, W5, W6)
-- :mod:`eson.agent.prompt`      -- telling a model what to write (``prompt``, ``primer``)
+- :mod:`eson.agent.linter`      -- the per-message lint (``lint``: W1, W4, W5, W6)
+- :mod:`eson.agent.prompts`     -- telling a model what to write (``prompt``, ``primer``)
 
 The layer imports the codecs and the functional API, never the model bases
 (:mod:`eson.pydantic`, :mod:`eson.msgspec`): those sit above it and their
@@ -16,10 +16,10 @@ load on the first count, not on import.
 
 from __future__ import annotations
 
-from eson.agent.choose import Choice, choose
-from eson.agent.lint import LintFinding, LintReport, lint
+from eson.agent.choice import Choice, choose
+from eson.agent.linter import LintFinding, LintReport, lint
 from eson.agent.negotiation import accepted_formats, decode_as, detect
-from eson.agent.prompt import PromptCost, primer, prompt, prompt_cost
+from eson.agent.prompts import PromptCost, primer, prompt, prompt_cost
 from eson.agent.tokens import count_tokens, token_backends
 
 __all__ = [

@@ -10,7 +10,7 @@ value, and more than one part of the library needs them:
   dense encoding -- ESON, TOON, or a columnar block
   (:func:`carve_out_keys`, :data:`CARVE_OUT`).
 
-:mod:`eson.agent.lint` reports them; :mod:`eson.agent.choose` uses W6 to
+:mod:`eson.agent.linter` reports them; :mod:`eson.agent.choice` uses W6 to
 keep such values out of dense formats.  The walks follow the reference
 linter's semantics exactly, including JavaScript's property order (keys that
 are array indices come first, in numeric order), so findings come out in the

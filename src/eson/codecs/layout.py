@@ -16,7 +16,7 @@
 
 It is format-aware but framework-neutral: everything comes from the
 compiled schema (:mod:`eson.schema`) and its binding.  The prompt builder
-(:mod:`eson.agent.prompt`) renders a whole layout; a reply reader can show
+(:mod:`eson.agent.prompts`) renders a whole layout; a reply reader can show
 one entry (:meth:`DocumentLayout.expected`) to say what a section should
 have looked like.
 """
