@@ -165,3 +165,21 @@ class NodeBridge:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait(timeout=30)
+def token_backends_or_skip() -> tuple[str, ...]:
+    """The installed token counting backends; skip without any (fail under CI).
+
+    The ``typed-eson[tokens]`` extra installs them; CI installs the extra, so
+    there a missing backend is a broken install, not a reason to skip.
+    """
+    from eson.agent.tokens import token_backends
+
+    backends = token_backends()
+    if not backends:
+        unavailable("needs the typed-eson[tokens] extra: pip install -e '.[tokens]'")
+    return backends
+
+
+@pytest.fixture(scope="session")
+def token_backends() -> tuple[str, ...]:
+    """The installed token backends (skips the test without the ``tokens`` extra)."""
+    return token_backends_or_skip()

@@ -101,8 +101,12 @@ def test_demo_runs_as_a_module() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "eson", "demo"], capture_output=True, text=True, check=True
     )
-    assert "--- ESON: handoff.to_eson() (" in done.stdout and "--- compact JSON" in done.stdout
-    assert "shorter" in done.stdout
+    from eson.agent.tokens import token_backends
+
+    unit = "tokens" if token_backends() else "characters"
+    assert "--- ESON (" in done.stdout and "--- TOON (" in done.stdout
+    assert f" {unit}, -" in done.stdout and "--- compact JSON (" in done.stdout
+    assert "    def tour() -> dict[str, str]:" in done.stdout  # the code that ran
     assert 'line 9: findings row 2 (line): expected int, got "one-eighteen"' in done.stdout
 
 

@@ -1,4 +1,4 @@
-"""``eson demo``: a typed agent handoff in ESON, beside compact JSON, and back."""
+"""``eson demo``: a typed agent handoff in ESON and TOON, beside compact JSON, in tokens."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import msgspec
 from eson.errors import ValidationError
 from eson.msgspec import Message, Record
 
-__all__ = ["Finding", "ReviewHandoff", "run", "sample_handoff"]
+__all__ = ["Finding", "ReviewHandoff", "run", "sample_handoff", "tour"]
 
 
 class Finding(Record):
@@ -70,35 +70,60 @@ def sample_handoff() -> ReviewHandoff:
     )
 
 
-def run() -> str:
-    """Return the demo's report as text."""
+def tour() -> dict[str, str]:
+    """The code the demo runs: one handoff, three formats, a round trip, a damaged cell."""
     handoff = sample_handoff()
-    eson_text = handoff.to_eson()
-    json_text = msgspec.json.encode(handoff).decode("utf-8")
-    back = ReviewHandoff.from_eson(eson_text)
-    assert back == handoff, "round trip changed the value"
-    damaged = eson_text.replace("\t118\t", "\tone-eighteen\t")
+    texts = {
+        "ESON": handoff.to_eson(),
+        "TOON": handoff.to_toon(),
+        "compact JSON": msgspec.json.encode(handoff).decode(),
+    }
+    assert ReviewHandoff.from_eson(texts["ESON"]) == handoff
+    assert ReviewHandoff.from_toon(texts["TOON"]) == handoff
+    damaged = texts["ESON"].replace("\t118\t", "\tone-eighteen\t")
     try:
         ReviewHandoff.from_eson(damaged)
     except ValidationError as error:
-        problem = str(error)
-    else:  # pragma: no cover - the damage above always fails validation
-        raise AssertionError("damaged text was accepted")
-    saved = 1 - len(eson_text) / len(json_text)
-    return "\n".join(
-        [
-            "A reviewer agent hands four findings to a fixer agent (msgspec Structs).",
-            "",
-            f"--- ESON: handoff.to_eson() ({len(eson_text)} characters, rows numbered) ---",
-            eson_text.rstrip("\n"),
-            "",
-            f"--- compact JSON: msgspec.json.encode(handoff) ({len(json_text)} characters) ---",
-            json_text,
-            "",
-            f"ESON is {saved:.0%} shorter. ReviewHandoff.from_eson(text) gives back an equal,",
-            "validated instance (row numbers checked and dropped). A damaged cell is caught",
-            "with its place:",
-            f"    {problem}",
-            "",
-        ]
-    )
+        texts["error"] = str(error)
+    return texts
+
+
+def _sizes(texts: list[str]) -> tuple[list[int], str]:
+    """Exact o200k token counts, or characters when the tokens extra is missing."""
+    try:
+        from eson.agent.tokens import count_tokens_many
+
+        return count_tokens_many(texts), "tokens"
+    except ImportError:
+        return [len(text) for text in texts], "characters"
+
+
+def run() -> str:
+    """Return the demo's report as text: the code, what it printed, and what it cost."""
+    import inspect
+
+    texts = tour()
+    formats = ["ESON", "TOON", "compact JSON"]
+    sizes, unit = _sizes([texts[name] for name in formats])
+    cost = dict(zip(formats, sizes))
+    baseline = cost["compact JSON"]
+    lines = [
+        "A reviewer agent hands four findings to a fixer agent (msgspec Structs).",
+        "The code (eson.demo.tour):",
+        "",
+        *("    " + line for line in inspect.getsource(tour).rstrip().splitlines()),
+        "",
+    ]
+    for name in formats:
+        label = f"{cost[name]} {unit}"
+        if name != "compact JSON":
+            label += f", {cost[name] / baseline - 1:+.0%} vs compact JSON"
+        lines += [f"--- {name} ({label}) ---", texts[name].rstrip("\n"), ""]
+    lines += [
+        "Both read back into an equal, validated ReviewHandoff (ESON's row numbers are",
+        "checked and dropped). A damaged cell is caught with its place:",
+        f"    {texts['error']}",
+    ]
+    if unit == "characters":
+        lines += ["", "(install typed-eson[tokens] for exact o200k token counts)"]
+    return "\n".join(lines) + "\n"
