@@ -73,7 +73,8 @@ _AGENT_NAMES = frozenset(
 )
 
 if TYPE_CHECKING:
-    from eson import columnar, toon
+    from eson import columnar as columnar
+    from eson import toon as toon
     from eson.agent import (
         Choice,
         LintFinding,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
+import math
 import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -127,10 +128,27 @@ class _NoExampleError(Exception):
     """No value of this type can be made up."""
 
 
+_PATTERN_CANDIDATES = (
+    "abc",
+    "a",
+    "example",
+    "ABC",
+    "A1",
+    "a1",
+    "1",
+    "123",
+    "x-1",
+    "a_b",
+    "2026-01-31",
+    "user@example.com",
+    "https://example.com",
+)
+
+
 def _bounds(metadata: list[Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for item in metadata:
-        for name in ("ge", "gt", "le", "lt", "multiple_of", "min_length", "max_length"):
+        for name in ("ge", "gt", "le", "lt", "multiple_of", "min_length", "max_length", "pattern"):
             value = getattr(item, name, None)
             if value is not None and name not in found:
                 found[name] = value
@@ -138,28 +156,53 @@ def _bounds(metadata: list[Any]) -> dict[str, Any]:
 
 
 def _number(kind: type, bounds: dict[str, Any], index: int) -> Any:
-    low: float = index
-    if "ge" in bounds:
-        low = max(low, bounds["ge"])
-    if "gt" in bounds:
-        low = max(low, bounds["gt"] + (1 if kind is int else 0.5))
-    high = bounds.get("le", bounds.get("lt"))
-    if high is not None and low > high - (1 if "lt" in bounds and kind is int else 0):
-        low = bounds.get("ge", bounds.get("gt", high - 1))
-        if "gt" in bounds:
-            low = (low + high) / 2 if kind is float else low + 1
+    """A number within the bounds (``ge``/``gt``/``le``/``lt``, ``multiple_of``), varied by row."""
+    low, low_open = bounds.get("ge"), False
+    if "gt" in bounds and (low is None or bounds["gt"] >= low):
+        low, low_open = bounds["gt"], True
+    high, high_open = bounds.get("le"), False
+    if "lt" in bounds and (high is None or bounds["lt"] <= high):
+        high, high_open = bounds["lt"], True
     step = bounds.get("multiple_of")
-    if step:
-        low = -(-low // step) * step
     if kind is int:
-        return int(low)
-    value = float(low) + (0.5 if "multiple_of" not in bounds and "gt" not in bounds else 0.0)
-    if high is not None and value >= high:
-        value = float(low)
-    return value
+        first = index if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
+        value = first if low is None else first + index - 1
+        top = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
+        if step:
+            value = math.ceil(value / step) * step
+            if top is not None and value > top:
+                value = math.floor(top / step) * step
+        elif top is not None and value > top:
+            value = max(top, first)
+        return int(value)
+    if low is not None and high is not None:
+        number = low + (high - low) * index / (index + 1)
+    elif low is not None:
+        number = low + index + 0.5
+    elif high is not None:
+        number = high - index - 0.5
+    else:
+        number = index + 0.5
+    if step:
+        number = math.ceil(number / step) * step
+        if high is not None and number > high:
+            number = math.floor(high / step) * step
+    return float(number)
 
 
 def _string(name: str, bounds: dict[str, Any], index: int) -> str:
+    pattern = bounds.get("pattern")
+    if isinstance(pattern, str):
+        import re
+
+        try:
+            compiled = re.compile(pattern)
+        except re.error:
+            raise _NoExampleError(name) from None
+        for candidate in _PATTERN_CANDIDATES:
+            if compiled.search(candidate) and bounds.get("min_length", 0) <= len(candidate) <= bounds.get("max_length", len(candidate)):
+                return candidate
+        raise _NoExampleError(name)
     text = f"{name or 'text'} {index}".replace("_", " ")
     low = bounds.get("min_length", 0)
     high = bounds.get("max_length")
@@ -304,14 +347,31 @@ def _instance(cls: type) -> Any:
                 raise _NoExampleError(cls.__name__) from exc
             dropped = False
             for problem in problems:
-                top = problem.loc[0] if problem.loc else None
-                field = schema.by_wire.get(top) if isinstance(top, str) else None
-                if field is not None and not field.required and top in document:
-                    del document[top]  # its default applies
-                    dropped = True
+                dropped = _drop(document, problem.loc) or dropped
             if not dropped:
                 raise _NoExampleError(cls.__name__) from exc
     raise _NoExampleError(cls.__name__)
+
+
+def _drop(document: Any, loc: tuple[str | int, ...]) -> bool:
+    """Leave out the value at ``loc`` (so its default applies); whether anything was removed.
+
+    A required field left out fails the next validation as missing, at the
+    same place, and nothing more can be removed there: the caller gives up.
+    """
+    names = [index for index, step in enumerate(loc) if isinstance(step, str)]
+    while names:
+        cut = names.pop()
+        parent: Any = document
+        try:
+            for step in loc[:cut]:
+                parent = parent[step]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if isinstance(parent, dict) and loc[cut] in parent:
+            del parent[loc[cut]]
+            return True
+    return False
 
 
 def _encode(value: Any, format: LayoutFormat, delimiter: str) -> str:

@@ -93,6 +93,7 @@ class ValueLayout:
         default: The default as JSON text (for a field that may be left out).
         description: The field's description.
         constraints: Its constraints in brief (``">= 0"``, ``"at most 8 characters"``).
+        output_only: Written by the encoder but never read back (a computed field).
     """
 
     name: str
@@ -103,13 +104,16 @@ class ValueLayout:
     default: str | None = None
     description: str | None = None
     constraints: tuple[str, ...] = ()
+    output_only: bool = False
 
     def notes(self) -> str:
         """What follows the type words: ``" or null, >= 0; optional, default 0 -- desc"``."""
         text = " or null" if self.nullable else ""
         if self.constraints:
             text += ", " + ", ".join(self.constraints)
-        if not self.required:
+        if self.output_only:
+            text += "; computed by the sender, ignored when read"
+        elif not self.required:
             text += "; optional" + (f", default {self.default}" if self.default is not None else "")
         if self.description:
             text += f" \u2014 {self.description}"
@@ -138,6 +142,11 @@ class EntryLayout:
         record_doc: The record class's docstring.
         tabular: TOON only: the records form a table (``False``: ``- `` list items).
         element: A scalar array's element type in words.
+        exact: The header is exactly what the encoder writes.  ``False``
+            for records whose framework may add or drop keys per instance
+            (msgspec ``tag=`` / ``omit_defaults`` / ``UNSET``, Pydantic
+            ``extra="allow"`` or custom serializers): then the columns are
+            the declared fields and the header is the usual one.
     """
 
     name: str
@@ -150,6 +159,7 @@ class EntryLayout:
     record_doc: str | None = None
     tabular: bool = True
     element: str | None = None
+    exact: bool = True
 
 
 @dataclass(frozen=True)
@@ -224,6 +234,8 @@ def _entry_note(entry: EntryLayout, format: LayoutFormat) -> str:
         parts.append("one record:")
     if entry.record_doc:
         parts.append(entry.record_doc)
+    if not entry.exact:
+        parts.append("(the sender's framework may add or leave out fields per record)")
     if not entry.value.required:
         default = f", default {entry.value.default}" if entry.value.default is not None else ""
         parts.append(f"(optional{default})")
@@ -292,9 +304,7 @@ def type_words(annotation: Any, binding: Binding, depth: int = 0) -> str:
         except (TypeError, NameError):
             return "JSON object"
         inner = ", ".join(
-            f"{item.wire}: {_field_words(item, binding, depth + 1)}"
-            for item in schema.fields
-            if not item.output_only
+            f"{item.wire}: {_field_words(item, binding, depth + 1)}" for item in schema.fields
         )
         return f"object {{{inner}}}"
     if shape is not None:
@@ -378,6 +388,7 @@ def _value(item: FieldSchema, binding: Binding, notes: dict[str, FieldNotes]) ->
         None if item.required else _default_text(note.default),
         note.description,
         _constraints(item.annotation, words),
+        item.output_only,
     )
 
 
@@ -404,7 +415,7 @@ def _notes(binding: Binding, cls: type) -> dict[str, FieldNotes]:
 
 def _record_columns(record: RecordSchema, numbered: bool) -> tuple[ValueLayout, ...]:
     notes = _notes(record.binding, record.model_type)
-    columns = [_value(item, record.binding, notes) for item in record.fields if not item.output_only]
+    columns = [_value(item, record.binding, notes) for item in record.fields]
     if numbered:
         columns.insert(0, ValueLayout("n", "row number: 1 for the first row, then 2, 3 ... up to N"))
     return tuple(columns)
@@ -426,6 +437,7 @@ def _eson_entry(item: FieldSchema, schema: DocumentSchema, value: ValueLayout) -
             numbered,
             record.cls.__name__,
             class_doc(record.cls),
+            exact=record.uniform,
         )
     if kind is EntryKind.RECORD and record is not None:
         columns = _record_columns(record, False)
@@ -439,6 +451,7 @@ def _eson_entry(item: FieldSchema, schema: DocumentSchema, value: ValueLayout) -
             False,
             record.cls.__name__,
             class_doc(record.cls),
+            exact=record.uniform,
         )
     if kind is EntryKind.SCALAR_ARRAY:
         element = type_words(item.cell.annotation, schema.binding)
@@ -457,8 +470,6 @@ def _toon_fields(record: RecordSchema, delimiter: str, depth: int = 0) -> str | 
         return None
     parts: list[str] = []
     for shape in field_shapes(record.cls, record.fields, record.binding):
-        if shape.field.output_only:
-            continue
         name = format_key(shape.field.wire)
         if shape.kind is Kind.LEAF:
             parts.append(name)
@@ -482,8 +493,6 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
     entries: list[EntryLayout] = []
     for shape in field_shapes(schema.cls, schema.fields, schema.binding):
         item = shape.field
-        if item.output_only:
-            continue
         value = _value(item, schema.binding, notes)
         key = format_key(item.wire)
         record = nested_record(shape.record, schema.binding) if shape.record is not None else None
@@ -502,6 +511,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     record.cls.__name__,
                     class_doc(record.cls),
                     fields is not None,
+                    exact=record.uniform,
                 )
             )
         elif shape.kind is Kind.RECORD and record is not None:
@@ -515,6 +525,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     False,
                     record.cls.__name__,
                     class_doc(record.cls),
+                    exact=record.uniform,
                 )
             )
         elif shape.kind is Kind.SCALARS:
@@ -546,6 +557,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     record.cls.__name__,
                     class_doc(record.cls),
                     fields is not None,
+                    exact=record.uniform,
                 )
             )
         elif shape.kind is Kind.LEAF:
@@ -589,7 +601,6 @@ def document_layout(cls: type, format: LayoutFormat = "eson", *, delimiter: str 
         entries: tuple[EntryLayout, ...] = tuple(
             _eson_entry(item, schema, _value(item, schema.binding, notes))
             for item in schema.fields
-            if not item.output_only
         )
         first: str | None = "!eson/1"
     else:
