@@ -95,11 +95,11 @@ def encode_columnar(value: Any) -> str:
         EncodeError: for a value JSON cannot hold, or a plain object that
             would read back as a block; the reason names the path.
     """
-    shaped = _columnize(value, (), 0, set())
     try:
+        shaped = _columnize(value, (), 0, set())
         return _dumps(shaped)
-    except (ValueError, TypeError, RecursionError) as exc:  # pragma: no cover - checked above
-        raise EncodeError(f"cannot write JSON: {exc}") from None
+    except RecursionError:  # a deep value on an already deep stack
+        raise EncodeError("value nested too deeply for JSON") from None
 
 
 def check_json(value: Any) -> None:
@@ -108,7 +108,10 @@ def check_json(value: Any) -> None:
     Raises:
         EncodeError: naming the path of the first problem.
     """
-    _columnize(value, (), 0, set(), blocks=False)
+    try:
+        _columnize(value, (), 0, set(), blocks=False)
+    except RecursionError:
+        raise EncodeError("value nested too deeply for JSON") from None
 
 
 def _columnize(
@@ -142,16 +145,16 @@ def _columnize(
                     f"at {_path(path)}: an object with exactly the keys {COLUMNS!r} and "
                     f"{ROWS!r} would read back as a columnar block"
                 )
-            return {
-                key: _columnize(item, (*path, key), depth + 1, active, blocks)
-                for key, item in value.items()
-            }
+            shaped: dict[str, Any] = {}
+            for key, item in value.items():  # loops, not comprehensions: one frame a level
+                shaped[key] = _columnize(item, (*path, key), depth + 1, active, blocks)
+            return shaped
         keys = uniform_keys(value) if blocks else None
         if keys is None:
-            return [
-                _columnize(item, (*path, index), depth + 1, active, blocks)
-                for index, item in enumerate(value)
-            ]
+            items: list[Any] = []
+            for index, item in enumerate(value):
+                items.append(_columnize(item, (*path, index), depth + 1, active, blocks))
+            return items
         for key in keys:
             if not isinstance(key, str):
                 raise EncodeError(f"at {_path(path)}[0]: object key {key!r} is not a string")
@@ -160,13 +163,12 @@ def _columnize(
                 f"at {_path(path)}[0]: an object with exactly the keys {COLUMNS!r} and "
                 f"{ROWS!r} would read back as a columnar block"
             )
-        rows = [
-            [
-                _columnize(record[key], (*path, index, key), depth + 2, active)
-                for key in keys
-            ]
-            for index, record in enumerate(value)
-        ]
+        rows: list[list[Any]] = []
+        for index, record in enumerate(value):
+            row: list[Any] = []
+            for key in keys:
+                row.append(_columnize(record[key], (*path, index, key), depth + 2, active))
+            rows.append(row)
         return {COLUMNS: keys, ROWS: rows}
     finally:
         active.discard(ident)
@@ -242,7 +244,11 @@ def decode_columnar(text: str) -> Any:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    return rebuild(load_json_text(text))
+    value = load_json_text(text)
+    try:
+        return rebuild(value)
+    except RecursionError:
+        raise DecodeError("JSON nested too deeply") from None
 
 
 def rebuild(value: Any, path: tuple[str | int, ...] = ()) -> Any:
@@ -252,11 +258,17 @@ def rebuild(value: Any, path: tuple[str | int, ...] = ()) -> Any:
         DecodeError: for a malformed block, naming its path.
     """
     if isinstance(value, list):
-        return [rebuild(item, (*path, index)) for index, item in enumerate(value)]
+        items: list[Any] = []
+        for index, item in enumerate(value):  # loops, not comprehensions: one frame a level
+            items.append(rebuild(item, (*path, index)))
+        return items
     if not isinstance(value, dict):
         return value
     if not is_block(value):
-        return {key: rebuild(item, (*path, key)) for key, item in value.items()}
+        rebuilt: dict[str, Any] = {}
+        for key, item in value.items():
+            rebuilt[key] = rebuild(item, (*path, key))
+        return rebuilt
     columns = value[COLUMNS]
     rows = value[ROWS]
     where = _path(path)
@@ -277,10 +289,8 @@ def rebuild(value: Any, path: tuple[str | int, ...] = ()) -> Any:
                 f"{COLUMNS!r} names {width} columns",
                 row=index + 1,
             )
-        records.append(
-            {
-                name: rebuild(cell, (*path, index, name))
-                for name, cell in zip(columns, row)
-            }
-        )
+        record: dict[str, Any] = {}
+        for name, cell in zip(columns, row):
+            record[name] = rebuild(cell, (*path, index, name))
+        records.append(record)
     return records
