@@ -334,3 +334,15 @@ def test_command_line_type_option(tmp_path: Path) -> None:
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60,
     )
     assert bad.returncode == 2 and "expected module:Model" in bad.stderr
+
+
+@pytest.mark.parametrize("depth", [10, 499, 501, 5000])
+def test_deep_payloads_never_crash(depth: int) -> None:
+    array = "[" * depth + "]" * depth
+    obj = '{"payment":' * depth + "1" + "}" * depth
+    expected = [] if depth < 500 else ["W1"]
+    assert [f.rule for f in lint(array)] == expected
+    assert [f.rule for f in lint(obj)] == expected  # no columnar block: W6 does not apply
+    assert eson.detect(array) == ("json" if depth < 500 else "prose")
+    nested = "!eson/1\na=" + "[" * min(depth, 499) + "]" * min(depth, 499) + "\n"
+    assert lint(nested).ok

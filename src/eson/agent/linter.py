@@ -18,7 +18,9 @@ rule set, levels, messages and exit status of the reference linter
 
 JSON payloads are read with JavaScript's number semantics (every number a
 double) and measured in UTF-16 code units, as the reference measures them,
-so the W1 percentages agree to the digit.  ESON payloads are decoded with
+so the W1 percentages agree to the digit.  JSON nested deeper than 500
+levels is reported as not valid JSON (W1): this linter bounds the depth it
+reads, where the reference reads until its stack runs out.  ESON payloads are decoded with
 this library's decoder (:func:`eson.decode`).
 
 Two additions, both off by default:
@@ -134,25 +136,29 @@ def _js_number_length(number: float) -> int:
 
 
 def _minified_length(value: Any) -> int:
-    """``JSON.stringify(value).length`` for a value :data:`_js_decoder` produced."""
-    if value is None:
-        return 4
-    if value is True:
-        return 4
-    if value is False:
-        return 5
-    if isinstance(value, float):
-        return _js_number_length(value)
-    if isinstance(value, str):
-        return _js_string_length(value)
-    if isinstance(value, list):
-        return 2 + max(len(value) - 1, 0) + sum(_minified_length(item) for item in value)
-    assert isinstance(value, dict)
-    return (
-        2
-        + max(len(value) - 1, 0)
-        + sum(_js_string_length(key) + 1 + _minified_length(item) for key, item in value.items())
-    )
+    """``JSON.stringify(value).length`` for a value :data:`_js_decoder` produced.
+
+    Iterative, so any depth the parser accepted is measured without recursion.
+    """
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is None or item is True:
+            total += 4
+        elif item is False:
+            total += 5
+        elif isinstance(item, float):
+            total += _js_number_length(item)
+        elif isinstance(item, str):
+            total += _js_string_length(item)
+        elif isinstance(item, list):
+            total += 2 + max(len(item) - 1, 0)
+            stack.extend(item)
+        else:
+            total += 2 + max(len(item) - 1, 0) + sum(_js_string_length(key) + 1 for key in item)
+            stack.extend(item.values())
+    return total
 
 
 def _js_round(number: float) -> int:
@@ -164,9 +170,9 @@ def _js_round(number: float) -> int:
 def _too_deep(text: str) -> bool:
     if text.count("[") + text.count("{") <= _MAX_DEPTH:
         return False
-    from eson.wire.columnar import _too_deep as deeper
+    from eson.wire.columnar import nested_too_deep
 
-    return deeper(text)
+    return nested_too_deep(text)
 
 
 # -- the rules --------------------------------------------------------------------------

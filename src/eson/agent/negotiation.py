@@ -69,15 +69,17 @@ def accepted_formats(accept: str | Iterable[str] | None) -> tuple[Format, ...]:
     return tuple(found)
 
 
-def _has_block(value: Any, depth: int = 0) -> bool:
-    if depth > 600:
-        return False
-    if isinstance(value, dict):
-        if is_columnar_block(value):
-            return True
-        return any(_has_block(item, depth + 1) for item in value.values())
-    if isinstance(value, list):
-        return any(_has_block(item, depth + 1) for item in value)
+def _has_block(value: Any) -> bool:
+    """Whether some object inside a parsed JSON value is a columnar block (iterative)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if is_columnar_block(item):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
 
 

@@ -7,6 +7,8 @@
 - :mod:`eson.codecs.toon_decode` -- TOON text -> validated model instance
 - :mod:`eson.codecs.toon_typed`  -- the per-class caches of the TOON back end
 - :mod:`eson.codecs.toon_shapes` -- the TOON shape of each field (nested records, lists ...)
+- :mod:`eson.codecs.columnar_typed` -- model instance <-> columnar JSON
+- :mod:`eson.codecs.layout`      -- a schema's wire layout in words (prompts, feedback)
 - :mod:`eson.codecs.validation`  -- validation failures placed on the wire (both formats)
 - :mod:`eson.codecs.generated`   -- compiling generated code (with linecache)
 """

@@ -8,6 +8,6 @@ ESON lives in the ``eson_*`` modules, read top-down:
 - :mod:`eson.wire.eson_writer` -- a whole document: value -> text
 - :mod:`eson.wire.eson_reader` -- a whole document: text -> sections -> value
 
-TOON lives in the ``toon_*`` modules.  The schema compiler (:mod:`eson.schema`)
+TOON lives in the ``toon_*`` modules, columnar JSON in :mod:`eson.wire.columnar`.  The schema compiler (:mod:`eson.schema`)
 builds on these pieces; nothing here knows about Pydantic or msgspec.
 """

@@ -44,6 +44,9 @@ __all__ = [
     "decode_columnar",
     "encode_columnar",
     "is_block",
+    "load_json_text",
+    "nested_too_deep",
+    "rebuild",
     "uniform_keys",
 ]
 
@@ -192,7 +195,8 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _decoder = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_object)
 
 
-def _too_deep(text: str) -> bool:
+def nested_too_deep(text: str) -> bool:
+    """Whether JSON text nests brackets deeper than :data:`MAX_DEPTH` (outside strings)."""
     depth = deepest = 0
     in_string = escaped = False
     for char in text:
@@ -222,7 +226,7 @@ def load_json_text(text: str) -> Any:
     Raises:
         DecodeError: naming the line and column of the problem.
     """
-    if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(text):
+    if text.count("[") + text.count("{") > MAX_DEPTH and nested_too_deep(text):
         raise DecodeError(f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
         return _decoder.decode(text)
