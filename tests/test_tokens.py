@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import struct
 import subprocess
 import sys
@@ -30,7 +29,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, node_executable, unavailable, under_ci
 
 import eson
 from eson import columnar, toon
@@ -129,22 +128,13 @@ def _package() -> Path:
 
 
 def _javascript_counts(texts: list[str], encoding: str) -> list[int]:
-    node = shutil.which("node")
+    node = node_executable()
     package = _package()
-    missing = (
-        "node is not installed"
-        if node is None
-        else None
-        if (package / "cjs" / "encoding").is_dir()
-        else f"gpt-tokenizer not found at {package}; install it with `{INSTALL}`"
-    )
-    if missing is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the token cross-check must run in CI: {missing}")
-        pytest.skip(missing)
+    if not (package / "cjs" / "encoding").is_dir():
+        unavailable(f"gpt-tokenizer not found at {package}; install it with `{INSTALL}`")
     request = json.dumps({"encoding": encoding, "texts": [_units(text) for text in texts]})
     done = subprocess.run(
-        [node, str(BRIDGE), str(package)],  # type: ignore[list-item]
+        [node, str(BRIDGE), str(package)],
         input=request,
         capture_output=True,
         text=True,
@@ -196,7 +186,7 @@ def test_the_published_compact_json_counts(token_backends: tuple[str, ...]) -> N
 
 
 def test_all_backends_give_the_same_counts(token_backends: tuple[str, ...]) -> None:
-    if len(token_backends) < 2 and sys.version_info >= (3, 11) and os.environ.get("CI"):
+    if len(token_backends) < 2 and sys.version_info >= (3, 11) and under_ci():
         pytest.fail("CI installs both backends on Python 3.11+")
     for encoding in tokens.ENCODINGS:
         results = {
