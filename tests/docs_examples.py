@@ -13,15 +13,19 @@ import contextlib
 import doctest
 import inspect
 import io
+import os
 import re
+import subprocess
 import sys
 import textwrap
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
+_TAB = re.compile(r'^(?P<indent>[ \t]*)===\+? "(?P<label>[^"]+)"')
 _ERROR_CODE = re.compile(r"\[(eson-[a-z-]+)\]")
 
 
@@ -37,6 +41,7 @@ class Block:
     language: str
     code: str
     line: int  # 1-based line of the block's first code line in the page
+    tab: str | None = None  # the label of the content tab holding the block
 
     @property
     def where(self) -> str:
@@ -52,8 +57,17 @@ def blocks(text: str, page: str) -> list[Block]:
     found: list[Block] = []
     lines = text.split("\n")
     index = 0
+    tab: tuple[str, int] | None = None  # (label, indentation) of the open content tab
     while index < len(lines):
-        match = _FENCE.match(lines[index])
+        tab_match = _TAB.match(lines[index])
+        if tab_match is not None:
+            tab = (tab_match.group("label"), len(tab_match.group("indent")))
+            index += 1
+            continue
+        line = lines[index]
+        if tab is not None and line.strip() and len(line) - len(line.lstrip()) <= tab[1]:
+            tab = None
+        match = _FENCE.match(line)
         if match is None:
             index += 1
             continue
@@ -72,14 +86,29 @@ def blocks(text: str, page: str) -> list[Block]:
             end += 1
         else:
             raise ExampleError(f"{page}:{index + 1}: unclosed code fence")
-        found.append(Block(page, language, "\n".join(body) + "\n", index + 2))
+        label = tab[0] if tab is not None and len(indent) > tab[1] else None
+        found.append(Block(page, language, "\n".join(body) + "\n", index + 2, label))
         index = end + 1
     return found
 
 
-def python_blocks(text: str, page: str) -> list[Block]:
-    """The page's Python examples, in page order."""
-    return [block for block in blocks(text, page) if block.language in ("python", "py", "pycon")]
+def python_blocks(text: str, page: str, *, tab: str | None = None) -> list[Block]:
+    """The page's Python examples, in page order.
+
+    With ``tab``, the blocks a reader who picked that content tab runs: those
+    outside any tab and those inside tabs of that label.  Without it, all.
+    """
+    return [
+        block
+        for block in blocks(text, page)
+        if block.language in ("python", "py", "pycon")
+        and (tab is None or block.tab is None or block.tab == tab)
+    ]
+
+
+def tab_labels(text: str, page: str) -> list[str]:
+    """The labels of the content tabs holding Python examples, in page order."""
+    return list(dict.fromkeys(b.tab for b in python_blocks(text, page) if b.tab is not None))
 
 
 # --------------------------------------------------------------------------------------
@@ -231,10 +260,83 @@ class Page:
             raise ExampleError(f"{block.where}: doctest failed\n{out.getvalue()}")
 
 
-def run_page(text: str, name: str, *, prelude: str = "") -> Page:
-    """Run every Python block of a page in order; return the page (its unshown output)."""
-    page = Page(name, prelude=prelude)
-    for block in python_blocks(text, name):
+# --------------------------------------------------------------------------------------
+# Shell sessions: ``console`` blocks
+# --------------------------------------------------------------------------------------
+
+
+def console_blocks(text: str, page: str) -> list[Block]:
+    """The page's shell sessions (``console`` blocks), in page order."""
+    return [block for block in blocks(text, page) if block.language in ("console", "shell-session")]
+
+
+def _matches(got: list[str], want: list[str]) -> bool:
+    """Line-wise equality where a shown line ``...`` stands for any lines (or none)."""
+    if not want:
+        return not got
+    if want[0] == "...":
+        return any(_matches(got[start:], want[1:]) for start in range(len(got) + 1))
+    return bool(got) and got[0] == want[0] and _matches(got[1:], want[1:])
+
+
+def run_console(block: Block, cwd: Path) -> None:
+    """Run each ``$ command`` of a shell session; its output must be the lines shown.
+
+    Commands run with ``bash`` in ``cwd`` (one directory per page, so files
+    made by one command are there for the next), with this interpreter's
+    scripts directory first on ``PATH`` (so ``eson`` is the package under
+    test). Standard output and error are compared together; a command must
+    exit with status 0 (show a failure with ``...; echo "exit status $?"``).
+    """
+    commands: list[tuple[int, str, list[str]]] = []
+    for number, line in enumerate(block.code.rstrip("\n").split("\n")):
+        if line.startswith("$ "):
+            commands.append((block.line + number, line[2:], []))
+        elif commands:
+            commands[-1][2].append(line.rstrip())
+        elif line.strip():
+            raise ExampleError(f"{block.page}:{block.line + number}: output before any $ command")
+    if not commands:
+        raise ExampleError(f"{block.where}: a console block holds $ commands")
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env.pop("COLUMNS", None)
+    for line, command, shown in commands:
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+            check=False,
+        )
+        output = done.stdout.decode("utf-8", "replace")
+        got = [text.rstrip() for text in output.rstrip("\n").split("\n")] if output else []
+        want = shown[:]
+        while want and not want[-1]:
+            want.pop()
+        if done.returncode != 0:
+            raise ExampleError(
+                f"{block.page}:{line}: `{command}` exited with {done.returncode}:\n{output}"
+            )
+        if not _matches(got, want):
+            raise ExampleError(
+                f"{block.page}:{line}: `{command}` printed\n{output}\nbut the page shows\n"
+                + "\n".join(shown)
+            )
+
+
+def run_page(text: str, name: str, *, prelude: str = "", tab: str | None = None) -> Page:
+    """Run a page's Python blocks in order; return the page (its unshown output).
+
+    A page with content tabs is a different session for each tab: run it once
+    per label of :func:`tab_labels` (running all its blocks at once would let
+    the last tab's definitions shadow the others').
+    """
+    page = Page(name if tab is None else f"{name}[{tab}]", prelude=prelude)
+    for block in python_blocks(text, name, tab=tab):
         page.run(block)
     return page
 

@@ -8,7 +8,11 @@ Every fenced block marked ``python`` on every page of ``docs/`` (and in
 
 - **A page is one session.** Its blocks run in page order in one fresh module
   namespace, so a later block may use what an earlier one defined. Nothing is
-  shared between pages. Indented blocks (inside tabs or admonitions) count.
+  shared between pages. Indented blocks (inside admonitions) count.
+- **Content tabs are alternatives** (``=== "Pydantic"`` / ``=== "msgspec"``):
+  the page runs once per tab label, each time with the blocks outside tabs
+  and the blocks of that label, so what follows the tabs must hold for every
+  flavour the reader may have picked.
 - **Show what a statement prints in ``#>`` comments directly after it**, one
   ``#>`` line per printed line (pydantic's convention)::
 
@@ -45,8 +49,15 @@ Every fenced block marked ``python`` on every page of ``docs/`` (and in
   ``# at run time: ... [code]`` comment names), or nothing when the block
   shows no error.
 
-Any other code block (``text``, ``bash``, ``toml``...) is not executed; don't
-mark a non-runnable Python snippet as ``python``.
+**Shell sessions** are ``console`` blocks: each ``$ command`` line runs with
+``bash`` in the page's own temporary directory, ``eson`` being the package
+under test, and the lines after it are its output (standard output and error
+together); a line ``...`` stands for any number of lines. A command must exit
+with status 0: show a failure as ``$ eson decode bad.eson; echo "exit status $?"``.
+
+Any other code block (``text``, ``bash``, ``toml``...) is not executed: use
+``bash`` for commands the reader runs but the tests cannot (installing), and
+don't mark a non-runnable Python snippet as ``python``.
 """
 
 from __future__ import annotations
@@ -60,11 +71,14 @@ from docs_examples import (
     Block,
     ExampleError,
     checker_examples,
+    console_blocks,
     is_signature_listing,
     python_blocks,
     reported_errors,
+    run_console,
     run_page,
     shown_errors,
+    tab_labels,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,12 +137,27 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # examples that write files write them here
 
 
-@pytest.mark.parametrize("page", EXECUTED_PAGES)
-def test_page_examples_run_and_show_their_output(page: str) -> None:
-    result = run_page(_text(page), page)
+def _sessions() -> list[tuple[str, str | None]]:
+    return [
+        (page, tab) for page in EXECUTED_PAGES for tab in (tab_labels(_text(page), page) or [None])
+    ]
+
+
+@pytest.mark.parametrize(("page", "tab"), _sessions())
+def test_page_examples_run_and_show_their_output(page: str, tab: str | None) -> None:
+    result = run_page(_text(page), page, tab=tab)
     assert "".join(result.unshown) == UNSHOWN_OUTPUT.get(page, ""), (
         f"{page}: examples print output the page does not show"
     )
+
+
+CONSOLE_PAGES = [page for page in PAGES if console_blocks(_text(page), page)]
+
+
+@pytest.mark.parametrize("page", CONSOLE_PAGES)
+def test_page_shell_sessions_print_what_they_show(page: str, tmp_path: Path) -> None:
+    for block in console_blocks(_text(page), page):
+        run_console(block, tmp_path)
 
 
 def test_typed_page_worked_example() -> None:
@@ -235,6 +264,19 @@ def test_runner_checks_printed_output() -> None:
         run_page(_page('if True:\n    print("a")\n    #> a\n    x = 1'), "t.md")
 
 
+def test_runner_runs_each_content_tab_as_its_own_session() -> None:
+    text = (
+        '```python\nx = "shared"\n```\n\n=== "A"\n\n    ```python\n    y = "a"\n    ```\n\n'
+        '=== "B"\n\n    ```python\n    y = "b"\n    ```\n\nAfter the tabs.\n\n'
+        "```python\nprint(x, y)\n#> shared a\n```\n"
+    )
+    assert tab_labels(text, "t.md") == ["A", "B"]
+    assert [b.tab for b in python_blocks(text, "t.md")] == [None, "A", "B", None]
+    assert run_page(text, "t.md", tab="A").namespace["y"] == "a"
+    with pytest.raises(ExampleError, match="printed"):
+        run_page(text, "t.md", tab="B")  # the shown output only holds for tab A
+
+
 def test_runner_reports_output_not_shown() -> None:
     assert run_page(_page('print("hidden")'), "t.md").unshown == ["hidden\n"]
 
@@ -282,6 +324,22 @@ def test_runner_checks_signature_listings() -> None:
         )
     with pytest.raises(ExampleError, match="does not exist"):
         run_page(_page("import textwrap", "textwrap.nothing(text) -> str"), "t.md")
+
+
+def test_runner_checks_shell_sessions(tmp_path: Path) -> None:
+    def session(text: str) -> None:
+        for block in console_blocks(f"```console\n{text}\n```\n", "t.md"):
+            run_console(block, tmp_path)
+
+    session("$ echo one; echo two\none\ntwo\n$ printf 'x' > f; cat f\nx")
+    session("$ printf 'a\\nb\\nc\\nd\\n'\na\n...\nd")
+    session("$ eson --help | head -1\nusage: eson [-h] COMMAND ...")
+    with pytest.raises(ExampleError, match="but the page shows"):
+        session("$ echo one\ntwo")
+    with pytest.raises(ExampleError, match="exited with 3"):
+        session("$ exit 3")
+    with pytest.raises(ExampleError, match="output before"):
+        session("stray\n$ true")
 
 
 def test_checker_comments_are_read() -> None:
