@@ -135,7 +135,8 @@ def merge(results: Results, data: Any, where: str) -> None:
     speed = data.get("speed")
     if speed is not None:
         rows = speed.get("rows") if isinstance(speed, dict) else None
-        _require(isinstance(rows, list), where, '"speed" must be {"rows": [...]}')
+        if not isinstance(rows, list):
+            raise ResultsError(f'{where}: "speed" must be {{"rows": [...]}}')
         for index, row in enumerate(rows):
             at = f"{where}: speed row {index + 1}"
             _require(isinstance(row, dict), at, "must be an object")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,9 @@ log = logging.getLogger("mkdocs.hooks.llms_txt")
 OPTIONAL = {"Benchmarks", "Changelog"}
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
-_DIRECTIVE = re.compile(r"^::: (?P<path>[\w.]+)\n(?P<options>(?:[ \t]+.*\n|\n(?=[ \t]))*)", re.MULTILINE)
+_DIRECTIVE = re.compile(
+    r"^::: (?P<path>[\w.]+)\n(?P<options>(?:[ \t]+.*\n|\n(?=[ \t]))*)", re.MULTILINE
+)
 _ROLE = re.compile(r":(?:py:)?(?:mod|func|class|meth|attr|data|exc|obj|const):`~?([^`]+)`")
 
 
@@ -145,13 +148,16 @@ def _public(obj: griffe.Object, names: list[str] | None) -> list[griffe.Object]:
             continue
         if names is None and name.startswith("_"):
             continue
-        try:
-            target = member.final_target if member.is_alias else member
-        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-            continue
-        if names is None and member.is_alias and not obj.is_module:
-            continue
-        members.append(target)  # type: ignore[arg-type]
+        if isinstance(member, griffe.Alias):
+            if names is None and not obj.is_module:
+                continue  # an inherited or imported member of a class
+            try:
+                target = member.final_target
+            except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+                continue
+        else:
+            target = member
+        members.append(target)
     if names is not None:
         members.sort(key=lambda member: names.index(member.name) if member.name in names else 0)
     return members
@@ -168,7 +174,9 @@ def _document(obj: griffe.Object, path: str, names: list[str] | None, level: int
         for member in _public(obj, names if obj.is_module else None):
             if member.is_module:
                 continue
-            lines += _document(member, f"{path}.{member.name}", None, level + 1 if not obj.is_module else level)
+            lines += _document(
+                member, f"{path}.{member.name}", None, level + 1 if not obj.is_module else level
+            )
     return lines
 
 
@@ -176,7 +184,7 @@ def _expand(markdown: str, config: MkDocsConfig) -> str:
     def replace(match: re.Match[str]) -> str:
         path = match.group("path")
         raw = match.group("options")
-        options = (yaml.safe_load(raw.replace("    options:", "options:", 1)) or {}) if raw.strip() else {}
+        options = (yaml.safe_load(textwrap.dedent(raw)) or {}) if raw.strip() else {}
         names = (options.get("options") or {}).get("members")
         try:
             obj = _package(config)[path.partition(".")[2]] if "." in path else _package(config)
@@ -221,7 +229,9 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     for entry in entries:
         key = "Optional" if entry.title in OPTIONAL else entry.section or "Start here"
         sections.setdefault(key, []).append(entry)
-    order = [key for key in sections if key != "Optional"] + (["Optional"] if "Optional" in sections else [])
+    order = [key for key in sections if key != "Optional"] + (
+        ["Optional"] if "Optional" in sections else []
+    )
     for key in order:
         index += [f"## {key}", ""]
         for entry in sections[key]:
@@ -236,7 +246,9 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         if existing is not None:
             files.remove(existing)
         files.append(
-            File.generated(config, src_uri, content=text.rstrip("\n") + "\n", inclusion=InclusionLevel.INCLUDED)
+            File.generated(
+                config, src_uri, content=text.rstrip("\n") + "\n", inclusion=InclusionLevel.INCLUDED
+            )
         )
     return nav
 
