@@ -58,8 +58,8 @@ class _Entry:
         text = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
         for block in re.split(r"\n\s*\n", text):
             block = block.strip()
-            if not block or block[0] in "#|:<>-*=!" or block.startswith("    "):
-                continue
+            if not block or block[0] in "#|:<>=!" or block.startswith(("- ", "* ", "+ ")):
+                continue  # a heading, table, directive, HTML, quote, tab, image or list
             flat = " ".join(block.split())
             flat = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", flat).replace("**", "")
             return flat if len(flat) <= 200 else flat[:197].rsplit(" ", 1)[0] + "..."
