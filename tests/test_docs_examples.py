@@ -55,6 +55,11 @@ under test, and the lines after it are its output (standard output and error
 together); a line ``...`` stands for any number of lines. A command must exit
 with status 0: show a failure as ``$ eson decode bad.eson; echo "exit status $?"``.
 
+**Optional extras**: a page whose examples count tokens (``count_tokens``,
+``choose``, ``prompt_cost``, ``eson stats``, ``--stats``, the ``eson demo``
+output) needs the ``tokens`` extra; without it the page is skipped, with the
+reason (and fails under ``CI``, which installs the extra).
+
 Any other code block (``text``, ``bash``, ``toml``...) is not executed: use
 ``bash`` for commands the reader runs but the tests cannot (installing), and
 don't mark a non-runnable Python snippet as ``python``.
@@ -132,6 +137,20 @@ def _text(page: str) -> str:
     return (ROOT / page).read_text(encoding="utf-8")
 
 
+#: What in an example needs the ``tokens`` extra (exact token counts).
+_COUNTS_TOKENS = re.compile(
+    r"\b(?:count_tokens|choose|prompt_cost)\(|\beson (?:stats|demo)\b|--stats\b"
+)
+
+
+def _needs_extras(page: str, blocks: list[Block]) -> None:
+    """Skip (or, under CI, fail) a page whose examples need an extra that is missing."""
+    if any(_COUNTS_TOKENS.search(block.code) for block in blocks):
+        from conftest import token_backends_or_skip
+
+        token_backends_or_skip()
+
+
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # examples that write files write them here
@@ -145,6 +164,7 @@ def _sessions() -> list[tuple[str, str | None]]:
 
 @pytest.mark.parametrize(("page", "tab"), _sessions())
 def test_page_examples_run_and_show_their_output(page: str, tab: str | None) -> None:
+    _needs_extras(page, python_blocks(_text(page), page))
     result = run_page(_text(page), page, tab=tab)
     assert "".join(result.unshown) == UNSHOWN_OUTPUT.get(page, ""), (
         f"{page}: examples print output the page does not show"
@@ -156,8 +176,42 @@ CONSOLE_PAGES = [page for page in PAGES if console_blocks(_text(page), page)]
 
 @pytest.mark.parametrize("page", CONSOLE_PAGES)
 def test_page_shell_sessions_print_what_they_show(page: str, tmp_path: Path) -> None:
+    _needs_extras(page, console_blocks(_text(page), page))
     for block in console_blocks(_text(page), page):
         run_console(block, tmp_path)
+
+
+def test_agents_page_tables_are_current(tmp_path: Path) -> None:
+    """The prompt-cost table and the stats example of docs/agents.md are what the code gives."""
+    from conftest import token_backends_or_skip
+
+    token_backends_or_skip()
+    import json
+
+    from eson.agent.prompts import prompt_cost
+    from eson.cli import main
+    from eson.demo import ReviewHandoff
+
+    text = _text("docs/agents.md")
+    for format, label in (("eson", "ESON"), ("toon", "TOON")):
+        cost = prompt_cost(ReviewHandoff, format=format)  # type: ignore[arg-type]
+        row = (
+            f"| `ReviewHandoff` of `eson demo`, {label} | {cost.primer} | {cost.schema} "
+            f"| {cost.example} | {cost.total} |"
+        )
+        assert row in text
+    reader = prompt_cost(ReviewHandoff, reader=True)
+    assert (
+        f"| ESON reader primer, numbered rows | {reader.primer} | 0 | 0 | {reader.total} |" in text
+    )
+    datasets = ROOT.parent / "shared" / "reference" / "eson" / "bench-datasets.json"
+    small = json.loads(datasets.read_text(encoding="utf-8"))["small review"]
+    source = tmp_path / "handoff.json"
+    source.write_text(json.dumps(small), encoding="utf-8")
+    out = tmp_path / "stats.txt"
+    assert main(["stats", str(source), "-o", str(out)]) == 0
+    for line in out.read_text(encoding="utf-8").splitlines():
+        assert line in text
 
 
 def test_typed_page_worked_example() -> None:
@@ -168,9 +222,13 @@ def test_typed_page_worked_example() -> None:
 
 def test_readme_shows_the_wire_text_it_builds() -> None:
     """Each README block's ``# !eson/1 ...`` comment block is its ``wire``/``text`` value."""
+    from eson.agent.tokens import token_backends
+
     blocks = python_blocks(_text("README.md"), "README.md")
     assert len(blocks) >= 2
     for block in blocks:
+        if _COUNTS_TOKENS.search(block.code) and not token_backends():
+            continue  # counts tokens: the page test runs it where the extra is installed
         namespace = run_page("```python\n" + block.code + "```\n", "README.md").namespace
         shown = [line[2:] for line in block.code.splitlines() if line.startswith("# ")]
         if shown and shown[0] == "!eson/1":
