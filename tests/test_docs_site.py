@@ -43,6 +43,8 @@ CHECK_SITE = ROOT / "tests" / "browser" / "check_site.mjs"
 API_PAGES = {
     "eson": "api/eson",
     "eson.toon": "api/toon",
+    "eson.columnar": "api/columnar",
+    "eson.agent": "api/agent",
     "eson.pydantic": "api/pydantic",
     "eson.msgspec": "api/msgspec",
     "eson.errors": "api/errors",
@@ -88,11 +90,31 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+def _nav() -> list[tuple[str | None, str]]:
+    """``(title, page)`` of every page in the navigation of mkdocs.yml, in order."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    found: list[tuple[str | None, str]] = []
+
+    def walk(items: list[Any]) -> None:
+        for item in items:
+            if isinstance(item, str):
+                found.append((None, item))
+            elif isinstance(item, dict):
+                for title, value in item.items():
+                    if isinstance(value, list):
+                        walk(value)
+                    else:
+                        found.append((str(title), str(value)))
+
+    walk(config["nav"])
+    return found
+
+
 def _nav_pages() -> list[str]:
-    """The Markdown files the navigation of mkdocs.yml lists, in order."""
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    nav = text[text.index("\nnav:") : text.index("\nvalidation:")]
-    return re.findall(r"^\s*-\s+(?:[^#\n]*?:\s+)?([\w/.-]+\.md)\s*$", nav, re.MULTILINE)
+    """The Markdown files the navigation lists, in order."""
+    return [page for _, page in _nav()]
 
 
 def _url(page: str) -> str:
@@ -301,6 +323,5 @@ def test_every_chart_a_page_references_is_shown(rendered: dict[str, dict[str, An
 
 
 def _nav_titles() -> list[str]:
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    nav = text[text.index("\nnav:") : text.index("\nvalidation:")]
-    return re.findall(r"^\s*-\s+([^#:\n]+?):\s+[\w/.-]+\.md\s*$", nav, re.MULTILINE)
+    """The titles the navigation gives its pages."""
+    return [title for title, _ in _nav() if title is not None]
