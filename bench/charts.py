@@ -247,13 +247,24 @@ def _frame(title: str, subtitle: str, height: float, body: list[str]) -> str:
     )
 
 
-def _legend(x: float, y: float, entries: list[tuple[str, str]]) -> list[str]:
+def _legend(x: float, y: float, entries: list[tuple[str, str]]) -> tuple[list[str], float]:
+    """Colour keys from ``(x, y)``, wrapped at the right margin; the parts and the last line's y."""
     parts = []
+    left = x
     for label, colour in entries:
+        width = 17 + 7.2 * len(label)
+        if x > left and x + width > WIDTH - 16:
+            x, y = left, y + 20
         parts.append(f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="12" height="12" fill="{colour}"/>')
         parts.append(_text(x + 17, y, label, size=12, css="legend"))
-        x += 17 + 7.2 * len(label) + 18
-    return parts
+        x += width + 18
+    return parts, y
+
+
+def _percent(change: float) -> str:
+    """``-28%``, ``+8%``, and ``0%`` for anything that rounds to zero."""
+    rounded = round(change)
+    return f"{rounded:+d}%" if rounded else "0%"
 
 
 def speed_chart(rows: list[SpeedRow], baseline: str) -> str:
@@ -290,12 +301,12 @@ def speed_chart(rows: list[SpeedRow], baseline: str) -> str:
     body.append(_text(one, TOP, f"1.0 = {baseline}", anchor="middle", size=11, fill="#52606d"))
     modes = sorted({row.speedups for row in rows})
     legend = [("pure Python" if not m else "C accelerator", SPEED_COLOURS[m]) for m in modes]
-    body += _legend(LABEL_WIDTH, y + 12, legend)
+    parts, bottom = _legend(LABEL_WIDTH, y + 12, legend)
     return _frame(
         f"Time relative to {baseline}",
         f"Each bar: the case's time over {baseline}'s on the same data, one run (lower is faster).",
-        y + 28,
-        body,
+        bottom + 16,
+        body + parts,
     )
 
 
@@ -342,9 +353,10 @@ def tokens_chart(rows: list[TokenRow], baseline: str, encoding: str) -> str:
             body.append(
                 f'<rect class="bar" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" '
                 f'height="{BAR_HEIGHT}" fill="{colours[fmt]}">'
-                f"<title>{escape(f'{name}, {labels[fmt]}: {tokens} tokens ({change:+.0f}%)')}</title></rect>"
+                f"<title>{escape(f'{name}, {labels[fmt]}: {tokens} tokens ({_percent(change)})')}"
+                "</title></rect>"
             )
-            value = f"{change:+.0f}% ({tokens})"
+            value = f"{_percent(change)} ({tokens})"
             if change >= 0:
                 body.append(_text(zero + width + 6, y + BAR_HEIGHT - 4, value, css="value"))
             else:
@@ -361,13 +373,13 @@ def tokens_chart(rows: list[TokenRow], baseline: str, encoding: str) -> str:
             fill="#52606d",
         )
     )
-    body += _legend(LABEL_WIDTH, y + 12, [(labels[fmt], colours[fmt]) for fmt in formats])
+    parts, bottom = _legend(LABEL_WIDTH, y + 12, [(labels[fmt], colours[fmt]) for fmt in formats])
     return _frame(
         f"Tokens relative to {labels.get(baseline, baseline)}, {encoding}",
         "Each bar: a format's token count over the baseline's for the same document; "
         "left of the line is fewer tokens.",
-        y + 28,
-        body,
+        bottom + 16,
+        body + parts,
     )
 
 

@@ -111,6 +111,56 @@ def test_speed_chart_has_one_bar_per_row_with_its_label_and_value() -> None:
     assert "pure Python" in _texts(drawn["speed-msgspec-json.svg"])
 
 
+def test_legend_wraps_inside_the_picture() -> None:
+    data = _fixture()
+    for index in range(6):  # many formats: the legend needs more than one line
+        data["tokens"]["rows"].append(
+            {
+                "document": "small review",
+                "format": f"format-{index}",
+                "label": f"a long format label {index}",
+                "tokens": 100 + index,
+            }
+        )
+        data["tokens"]["rows"].append(
+            {
+                "document": "scalar envelope",
+                "format": f"format-{index}",
+                "label": f"a long format label {index}",
+                "tokens": 30 + index,
+            }
+        )
+    svg = _draw(data)["tokens.svg"]
+    root = ET.fromstring(svg)
+    width, height = float(root.get("width", "0")), float(root.get("height", "0"))
+    legend = [text for text in root.iter(f"{SVG}text") if text.get("class") == "legend"]
+    assert len(legend) == 8
+    assert len({text.get("y") for text in legend}) > 1
+    for text in legend:
+        right = float(text.get("x", "0")) + 7.2 * len(text.text or "")
+        assert right <= width and float(text.get("y", "0")) < height, text.text
+
+
+def test_percentages_round_to_zero_without_a_sign() -> None:
+    assert [charts._percent(x) for x in (0.0, 0.4, -0.4, 8.1, -27.6)] == [
+        "0%",
+        "0%",
+        "0%",
+        "+8%",
+        "-28%",
+    ]
+    data = _fixture()
+    data["tokens"]["rows"].append(
+        {
+            "document": "scalar envelope",
+            "format": "columnar",
+            "label": "JSON (columnar)",
+            "tokens": 37,
+        }
+    )
+    assert "0% (37)" in _texts(_draw(data)["tokens.svg"])
+
+
 def test_labels_are_escaped_not_injected() -> None:
     svg = _draw(_fixture())["speed-msgspec-json.svg"]
     assert 'typed TOON <encode> & "decode"' in _texts(svg)
