@@ -23,12 +23,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eson.api import Decoder, DecodeResult, Encoder, decode, encode, try_decode
-from eson.errors import DecodeError, EncodeError, ESONError, TOONError, ValidationError
+from eson.errors import (
+    CountError,
+    DecodeError,
+    EncodeError,
+    ESONError,
+    TOONError,
+    ValidationError,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Choice",
+    "CountError",
     "DecodeError",
     "DecodeResult",
     "Decoder",

@@ -6,6 +6,7 @@ them all::
 
     ESONError(ValueError)
     ├── DecodeError          malformed ESON text (bad header, count, cell ...)
+    │   ├── CountError       a declared count [N] that the rows contradict
     │   └── ValidationError  well-formed text whose values break the schema
     ├── EncodeError          a value ESON cannot represent
     └── TOONError            malformed TOON text, or a value TOON cannot hold
@@ -18,17 +19,139 @@ without the location prefix, is ``reason``::
 
     line 7: findings row 3: expected 5 cells, got 4
     line 12: findings row 4 (line): expected int, got "abc"
+
+Messages are safe to print and to log whatever the input held: one line, at
+most :data:`MESSAGE_LIMIT` characters, encodable as UTF-8.  Every piece of
+input a message repeats (a name, a key, a cell, a header) goes through
+:func:`echo` (or :func:`echo_value`), which clips it to :data:`ECHO_LIMIT`
+characters with an ellipsis and escapes line breaks, control characters and
+lone surrogates; the error itself passes its reason and location through
+:func:`printable` as a last guard.  This module is the one place that
+decides how input is shown.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 __all__ = [
+    "ECHO_LIMIT",
+    "MESSAGE_LIMIT",
+    "CountError",
     "DecodeError",
     "ESONError",
     "EncodeError",
     "TOONError",
     "ValidationError",
+    "echo",
+    "echo_value",
+    "printable",
 ]
+
+#: Most characters of one echoed piece of input (a name, a key, a cell) in a message.
+ECHO_LIMIT = 80
+
+#: Most characters of a whole message (location and reason).
+MESSAGE_LIMIT = 1000
+
+# The reason gets what the location prefix (line, section, row, field) leaves.
+_REASON_LIMIT = MESSAGE_LIMIT - 4 * ECHO_LIMIT
+_ELLIPSIS = "..."
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, f"\\x{code:02x}")
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def printable(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Return free text made safe for a one-line message.
+
+    Characters that are not printable (line breaks, tabs, other control
+    characters, lone surrogates, U+2028 ...) are written as backslash
+    escapes, and text longer than ``limit`` is cut with an ellipsis.  The
+    work is bounded by ``limit``, not by the length of ``text``.  Applying
+    it twice changes nothing.
+    """
+    if len(text) > limit:
+        text = text[: limit - len(_ELLIPSIS)] + _ELLIPSIS
+    if not text.isprintable():
+        text = "".join(char if char.isprintable() else _escaped(char) for char in text)
+        if len(text) > limit:
+            text = text[: limit - len(_ELLIPSIS)] + _ELLIPSIS
+    return text
+
+
+def echo(text: object, limit: int = ECHO_LIMIT) -> str:
+    """Return a piece of input quoted for an error message, as ``repr`` quotes it.
+
+    The result is one line: ``repr`` escapes line breaks, control characters
+    and lone surrogates.  When the quoted text would exceed ``limit``
+    characters (quotes not counted), it is clipped and ends with ``...``
+    inside the quotes.  A non-``str`` is shown by its ``repr()``, clipped.
+    """
+    if not isinstance(text, str):
+        return printable(_repr_of(text), limit)
+    if len(text) <= limit:
+        shown = repr(text)
+        if len(shown) <= limit + 2:
+            return shown
+    # The longest prefix whose quoted form, ellipsis included, fits (escapes
+    # make a character take up to ten): a binary search over at most `limit`.
+    low, high = 0, max(0, limit - len(_ELLIPSIS))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(repr(text[:middle] + _ELLIPSIS)) <= limit + 2:
+            low = middle
+        else:
+            high = middle - 1
+    return repr(text[:low] + _ELLIPSIS)
+
+
+def echo_value(value: Any, limit: int = ECHO_LIMIT) -> str:
+    """Return a decoded value shown as JSON for an error message (``"abc"``, ``[1,2]``).
+
+    Clipped to ``limit`` characters with ``...``; escapes as :func:`printable`.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=_text_of)
+    except (TypeError, ValueError, RecursionError):
+        text = _text_of(value)
+    return printable(text, limit)
+
+
+def _huge_int(value: object) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        digits = int(value.bit_length() * 0.30103) + 1
+        if digits > 1000:
+            return f"<an integer of about {digits} digits>"
+    return None
+
+
+def _text_of(value: object) -> str:
+    """``str(value)``, or a description when even that fails (a 5000-digit int ...)."""
+    huge = _huge_int(value)
+    if huge is not None:
+        return huge
+    try:
+        return str(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
+
+
+def _repr_of(value: object) -> str:
+    huge = _huge_int(value)
+    if huge is not None:
+        return huge
+    try:
+        return repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
 
 
 class ESONError(ValueError):
@@ -57,7 +180,7 @@ class ESONError(ValueError):
         row: int | None = None,
         field: str | None = None,
     ) -> None:
-        self.reason = reason
+        self.reason = printable(str(reason), _REASON_LIMIT)
         self.line = line
         self.section = section
         self.row = row
@@ -68,36 +191,77 @@ class ESONError(ValueError):
         parts: list[str] = []
         if self.line is not None:
             parts.append(f"line {self.line}")
-        where = self.section or ""
+        where = printable(self.section, ECHO_LIMIT) if self.section else ""
         if self.row is not None:
             where = f"{where} row {self.row}" if where else f"row {self.row}"
         if self.field is not None:
-            where = f"{where} ({self.field})" if where else f"({self.field})"
+            field = printable(str(self.field), ECHO_LIMIT)
+            where = f"{where} ({field})" if where else f"({field})"
         if where:
             parts.append(where)
         parts.append(self.reason)
         return ": ".join(parts)
 
+    def _keywords(self) -> dict[str, Any]:
+        """The keyword arguments that rebuild this error (for pickling)."""
+        return {"line": self.line, "section": self.section, "row": self.row, "field": self.field}
+
     def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild,
-            (type(self), self.reason, self.line, self.section, self.row, self.field),
-        )
+        return (_rebuild, (type(self), self.reason, self._keywords()))
 
 
-def _rebuild(
-    cls: type[ESONError],
-    reason: str,
-    line: int | None,
-    section: str | None,
-    row: int | None,
-    field: str | None,
-) -> ESONError:
-    return cls(reason, line=line, section=section, row=row, field=field)
+def _rebuild(cls: type[ESONError], reason: str, keywords: dict[str, Any]) -> ESONError:
+    return cls(reason, **keywords)
 
 
 class DecodeError(ESONError):
     """The text is not a well-formed ESON document."""
+
+
+class CountError(DecodeError):
+    """A record or scalar array's declared count ``[N]`` disagrees with its lines.
+
+    The count is a checksum: a reader that trusted it would take the next
+    entry for a row (too high) or a row for an entry (too low), so the
+    disagreement is an error of its own, placed at the header line.
+
+    Attributes:
+        declared: The count the header declares (``None`` when it has too
+            many digits to be a count at all).
+        actual: How many rows the text holds as far as the reader can tell
+            (``None`` when it cannot).
+        stray_line: The 1-based line that contradicts the count: an entry
+            inside the declared rows, or a row after them.
+    """
+
+    declared: int | None
+    actual: int | None
+    stray_line: int | None
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        line: int | None = None,
+        section: str | None = None,
+        row: int | None = None,
+        field: str | None = None,
+        declared: int | None = None,
+        actual: int | None = None,
+        stray_line: int | None = None,
+    ) -> None:
+        self.declared = declared
+        self.actual = actual
+        self.stray_line = stray_line
+        super().__init__(reason, line=line, section=section, row=row, field=field)
+
+    def _keywords(self) -> dict[str, Any]:
+        return {
+            **super()._keywords(),
+            "declared": self.declared,
+            "actual": self.actual,
+            "stray_line": self.stray_line,
+        }
 
 
 class EncodeError(ESONError):
@@ -110,7 +274,8 @@ class ValidationError(DecodeError):
     Raised by typed decoding.  ``errors`` lists every problem the validator
     reported, each a dict with ``loc`` (a tuple path), ``msg`` and, when it
     could be placed, ``line``/``section``/``row``/``field``; the exception's
-    own location attributes describe the first of them.
+    own location attributes describe the first of them.  Each ``msg`` is
+    one bounded line, like the exception's own message.
     """
 
     errors: list[dict[str, object]]
@@ -125,27 +290,20 @@ class ValidationError(DecodeError):
         field: str | None = None,
         errors: list[dict[str, object]] | None = None,
     ) -> None:
-        self.errors = list(errors) if errors is not None else []
+        self.errors = [_safe_entry(entry) for entry in errors] if errors is not None else []
         super().__init__(reason, line=line, section=section, row=row, field=field)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild_validation,
-            (self.reason, self.line, self.section, self.row, self.field, self.errors),
-        )
+    def _keywords(self) -> dict[str, Any]:
+        return {**super()._keywords(), "errors": self.errors}
 
 
-def _rebuild_validation(
-    reason: str,
-    line: int | None,
-    section: str | None,
-    row: int | None,
-    field: str | None,
-    errors: list[dict[str, object]],
-) -> ValidationError:
-    return ValidationError(
-        reason, line=line, section=section, row=row, field=field, errors=errors
-    )
+def _safe_entry(entry: dict[str, object]) -> dict[str, object]:
+    message = entry.get("msg")
+    if isinstance(message, str):
+        safe = printable(message, _REASON_LIMIT)
+        if safe is not message:
+            entry = {**entry, "msg": safe}
+    return entry
 
 
 class TOONError(ESONError):

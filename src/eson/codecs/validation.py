@@ -11,11 +11,10 @@ function; the rest -- the wording -- is the same for both formats.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from eson.errors import ValidationError
+from eson.errors import ECHO_LIMIT, ValidationError, echo, echo_value, printable
 from eson.schema.binding import Problem
 
 __all__ = ["Place", "Placer", "validation_error"]
@@ -60,14 +59,6 @@ def _value_at(document: Any, loc: Sequence[str | int]) -> Any:
     return value
 
 
-def _shown(value: Any) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _reason(problem: Problem, document: Any) -> str:
     message = problem.message
     if problem.kind in _SHORT_MESSAGES:
@@ -87,7 +78,7 @@ def _reason(problem: Problem, document: Any) -> str:
     head, sep, _ = reason.rpartition(", got ")
     if sep and head:
         reason = head
-    return f"{reason}, got {_shown(value)}"
+    return f"{reason}, got {echo_value(value)}"
 
 
 def path_text(steps: Sequence[str | int]) -> str:
@@ -112,9 +103,9 @@ def validation_error(problems: Sequence[Problem], document: Any, place: Placer) 
         reason = _reason(problem, document)
         inner = problem.loc[used:]
         if inner and problem.kind not in ("missing", "extra_forbidden"):
-            reason = f"at {path_text(inner)}: {reason}"
+            reason = f"at {printable(path_text(inner), ECHO_LIMIT)}: {reason}"
         elif inner:
-            reason = f"{reason} {path_text(inner)!r}"
+            reason = f"{reason} {echo(path_text(inner))}"
         errors.append(
             {
                 "loc": problem.loc,

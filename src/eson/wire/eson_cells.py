@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from eson.errors import DecodeError, EncodeError
+from eson.errors import DecodeError, EncodeError, echo
 from eson.wire.eson_json import NestingError, dump_json, load_json, quote
 from eson.wire.eson_numbers import NUMBER_RE, format_float, parse_number
 
@@ -226,7 +226,7 @@ def decode_cell(text: str) -> Any:
         try:
             return load_json(text)
         except ValueError as exc:
-            raise DecodeError(f"{exc} in cell {_clip(text)}") from None
+            raise DecodeError(f"{exc} in cell {echo(text)}") from None
     value = _LITERALS.get(text, _MISSING)
     return text if value is _MISSING else value
 
@@ -269,7 +269,3 @@ def decode_column(texts: Sequence[str]) -> list[Any]:
         except DecodeError as exc:
             raise DecodeError(exc.reason, row=index + 1) from None
     return values
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")

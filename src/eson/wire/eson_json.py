@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from eson.errors import echo
 from eson.wire.eson_numbers import format_float
 
 __all__ = ["MAX_DEPTH", "MAX_SAFE_INTEGER", "NestingError", "dump_json", "load_json", "quote"]
@@ -80,7 +81,7 @@ def _write(value: object, parts: list[str], depth: int, active: set[int]) -> Non
             parts.append(int.__repr__(number))
         else:
             raise NestingError(
-                f"integer {number} inside a nested value is beyond +/-(2**53-1), which "
+                f"integer {echo(number)} inside a nested value is beyond +/-(2**53-1), which "
                 "JavaScript readers corrupt; move it to a top-level or record field "
                 "or send it as a string"
             )
@@ -103,7 +104,7 @@ def _write(value: object, parts: list[str], depth: int, active: set[int]) -> Non
             first = True
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise NestingError(f"object key {key!r} is not a string")
+                    raise NestingError(f"object key {echo(key)} is not a string")
                 if not first:
                     parts.append(",")
                 first = False

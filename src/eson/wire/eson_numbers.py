@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 import re
 
+from eson.errors import ECHO_LIMIT, printable
+
 __all__ = ["NUMBER_RE", "format_float", "parse_number"]
 
 #: A JSON number, ASCII digits only; use ``NUMBER_RE.fullmatch(text)``.
@@ -71,10 +73,6 @@ def parse_number(text: str) -> int | float:
     if "." in text or "e" in text or "E" in text:
         number = float(text)
         if math.isinf(number):
-            raise ValueError(f"number {_clip(text)} is not finite")
+            raise ValueError(f"number {printable(text, ECHO_LIMIT)} is not finite")
         return number
     return int(text)
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."

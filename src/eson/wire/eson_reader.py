@@ -24,7 +24,7 @@ from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
 
-from eson.errors import DecodeError
+from eson.errors import DecodeError, echo
 from eson.wire.eson_cells import decode_cell, decode_column
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
 
@@ -121,9 +121,9 @@ def _check_header(lines: list[str]) -> None:
         return
     if _VERSION_HEAD.fullmatch(head):
         raise DecodeError(
-            f"unsupported version header {_clip(head)}; this decoder reads {HEADER}", line=1
+            f"unsupported version header {echo(head)}; this decoder reads {HEADER}", line=1
         )
-    raise DecodeError(f"expected the header {HEADER}, got {_clip(head)}", line=1)
+    raise DecodeError(f"expected the header {HEADER}, got {echo(head)}", line=1)
 
 
 def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
@@ -147,17 +147,17 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
         if scalar is not None:
             name = scalar.group(1)
             if name in seen:
-                raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
+                raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
             seen.add(name)
             sections.append(Section(name, "scalar", line_no, None, 1, [scalar.group(2)]))
             index += 1
             continue
         match = _SECTION_HEAD.fullmatch(head)
         if match is None or (match.group(2) is None and match.group(3) is None):
-            raise DecodeError(f"invalid entry {_clip(head)}", line=line_no)
+            raise DecodeError(f"invalid entry {echo(head)}", line=line_no)
         name, count_text, field_text = match.groups()
         if name in seen:
-            raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
+            raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
         seen.add(name)
         fields: tuple[str, ...] | None = None
         if field_text is not None:
@@ -165,11 +165,12 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
             for field in fields:
                 if NAME_RE.fullmatch(field) is None:
                     raise DecodeError(
-                        f"invalid field name {_clip(field)}", line=line_no, section=name
+                        f"invalid field name {echo(field)}", line=line_no, section=name
                     )
             if len(set(fields)) != len(fields):
-                duplicate = next(f for f in fields if fields.count(f) > 1)
-                raise DecodeError(f"duplicate field {duplicate!r}", line=line_no, section=name)
+                raise DecodeError(
+                    f"duplicate field {echo(_first_repeated(fields))}", line=line_no, section=name
+                )
         available = total - index - 1
         if count_text is None:
             count = 1
@@ -295,7 +296,7 @@ def _check_numbering(section: Section, rows: list[list[str]]) -> None:
             ) from None
         if type(value) not in (int, float) or value != number:
             raise DecodeError(
-                f"reserved n is {_clip(cells[0])}, expected {number}: rows were dropped, "
+                f"reserved n is {echo(cells[0])}, expected {number}: rows were dropped, "
                 "duplicated or reordered",
                 line=section.line + 1 + offset,
                 section=section.name,
@@ -374,5 +375,10 @@ def decode_document(data: str | bytes | bytearray | memoryview) -> dict[str, Any
     return {section.name: decode_section(section) for section in scan_sections(data)}
 
 
-def _clip(text: str, limit: int = 40) -> str:
-    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")
+def _first_repeated(names: tuple[str, ...]) -> str:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    raise AssertionError("no name is repeated")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from eson.errors import EncodeError
+from eson.errors import EncodeError, echo
 from eson.wire.eson_cells import encode_cell, encode_column
 from eson.wire.eson_names import NAME_RE
 from eson.wire.eson_reader import HEADER
@@ -53,7 +53,7 @@ def _check_name(name: object, section: str | None = None) -> str:
     if type(name) is not str or NAME_RE.fullmatch(name) is None:
         what = "field name" if section is not None else "name"
         raise EncodeError(
-            f"invalid {what} {name!r}: names match [A-Za-z_][A-Za-z0-9_.-]*",
+            f"invalid {what} {echo(name)}: names match [A-Za-z_][A-Za-z0-9_.-]*",
             section=section,
         )
     return name
@@ -127,7 +127,7 @@ def _check_reserved_n(name: str, rows: list[Any] | tuple[Any, ...]) -> None:
         value = row["n"]
         if type(value) not in (int, float) or value != index + 1:
             raise EncodeError(
-                f"reserved first field n must be the row number {index + 1}, got {value!r}; "
+                f"reserved first field n must be the row number {index + 1}, got {echo(value)}; "
                 "rename the field or let number=True write it",
                 section=name,
                 row=index + 1,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from eson.errors import TOONError
+from eson.errors import TOONError, echo
 from eson.wire.toon_limits import MAX_DEPTH, MAX_INT_DIGITS
 from eson.wire.toon_quoting import DELIMITERS, format_key, parse_quoted
 from eson.wire.toon_scanner import find_unquoted
@@ -306,7 +306,7 @@ def _parse_header(content: str, bracket: int, strict: bool) -> Header:
             else content[bracket : bracket + 12]
         )
         raise _MalformedHeaderError(
-            f"invalid bracket segment {shown!r}: expected [N], [N|], [N\\t] or [N:...]"
+            f"invalid bracket segment {echo(shown)}: expected [N], [N|], [N\\t] or [N:...]"
         )
     digits = segment.group(1)
     if len(digits) > MAX_INT_DIGITS:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
-from eson.errors import TOONError
+from eson.errors import TOONError, echo
 from eson.wire.options import strict_flag
 from eson.wire.toon_header import Header, parse_header
 from eson.wire.toon_limits import MAX_DEPTH
@@ -225,12 +225,8 @@ def _split_key(content: str) -> tuple[str, str]:
         return unescape(match.group(1)), content[match.end() :].strip(" ")
     colon = content.find(":")
     if colon < 0:
-        raise TOONError(f"expected 'key: value', found no ':' in {_clip(content)}")
+        raise TOONError(f"expected 'key: value', found no ':' in {echo(content)}")
     return content[:colon].strip(" "), content[colon + 1 :].strip(" ")
-
-
-def _clip(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class _Parser:
@@ -380,7 +376,7 @@ class _Parser:
             if header is not None:
                 if header.key is not None:
                     if self.strict and header.key in target:
-                        raise TOONError(f"duplicate key {header.key!r}")
+                        raise TOONError(f"duplicate key {echo(header.key)}")
                     return self._open(header, target, header.key, depth, frame.level + 1, index)
                 if self.strict:
                     raise TOONError(
@@ -393,7 +389,7 @@ class _Parser:
         else:
             key, rest = _split_key(content)
         if self.strict and key in target:
-            raise TOONError(f"duplicate key {key!r}")
+            raise TOONError(f"duplicate key {echo(key)}")
         if self.positions is not None:
             self.positions.key(target, key, self.numbers[index])
         if not rest:
@@ -415,7 +411,7 @@ class _Parser:
         depth = self.depths[index]
         if content[0] != "-" or content[1:2] not in ("", " "):
             if self.strict:
-                raise TOONError(f"expected a list item '- ...', found {_clip(content)}")
+                raise TOONError(f"expected a list item '- ...', found {echo(content)}")
             return index + 1
         items: list[Any] = frame.value
         if not items:
@@ -631,7 +627,7 @@ class _Parser:
             line = contents[line_no]
             if not _is_key_value(line):
                 if strict:
-                    raise TOONError(f"expected an entry row 'key: cells', found {_clip(line)}")
+                    raise TOONError(f"expected an entry row 'key: cells', found {echo(line)}")
                 line_no += 1
                 continue
             key, rest = _split_key(line)
@@ -647,7 +643,7 @@ class _Parser:
             values: list[Any] = [parse_primitive(cell) for cell in cells]
             values.extend([None] * (width - len(values)))
             if strict and key in entries:
-                raise TOONError(f"duplicate key {key!r}", section=header.key, row=seen + 1)
+                raise TOONError(f"duplicate key {echo(key)}", section=header.key, row=seen + 1)
             entries[key] = layout.build(values)
             if self.positions is not None:
                 self.positions.key(entries, key, self.numbers[line_no])
