@@ -103,7 +103,7 @@ def decode_integers(texts: Sequence[str]) -> list[int] | None:
         return None
     try:
         values = _integers.decode(document)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeEncodeError):  # a lone surrogate cannot be UTF-8
         return None
     return values if len(values) == len(texts) else None
 
@@ -117,7 +117,7 @@ def decode_numbers(texts: Sequence[str]) -> list[int | float] | None:
         return None
     try:
         values = _numbers.decode(document)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeEncodeError):  # a lone surrogate cannot be UTF-8
         return None
     return values if len(values) == len(texts) else None
 

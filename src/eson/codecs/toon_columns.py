@@ -108,7 +108,7 @@ def decode_ints(cells: Sequence[str]) -> list[int] | None:
         return None
     try:
         values = _ints.decode(document)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeEncodeError):
         return None
     return values if len(values) == len(cells) else None
 
@@ -125,7 +125,7 @@ def decode_numbers(cells: Sequence[str]) -> list[int | float] | None:
         return None
     try:
         values = _numbers.decode(document)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeEncodeError):
         return None
     if len(values) != len(cells):
         return None

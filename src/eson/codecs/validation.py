@@ -67,7 +67,8 @@ def _reason(problem: Problem, document: Any) -> str:
         reason = "expected " + message[len("Input should be ") :]
     else:
         reason = message.replace("`", "")
-        reason = reason[:1].lower() + reason[1:]
+        if reason[1:2].islower():  # "Input should ..." -> "input should ...", "UUID ..." stays
+            reason = reason[:1].lower() + reason[1:]
     if problem.kind in ("missing", "extra_forbidden"):
         return reason
     value = _value_at(document, problem.loc)

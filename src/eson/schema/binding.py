@@ -11,6 +11,7 @@ protocol, so neither needs Pydantic installed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -18,7 +19,16 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 if TYPE_CHECKING:
     from eson.schema.model import FieldSchema
 
-__all__ = ["NO_DEFAULT", "Binding", "FieldNotes", "FieldSpec", "ModelShape", "Problem"]
+__all__ = [
+    "NO_DEFAULT",
+    "Binding",
+    "FieldNotes",
+    "FieldSpec",
+    "ModelShape",
+    "Problem",
+    "SurrogateError",
+    "replace_surrogates",
+]
 
 ModelShape = Literal["record", "array", "other"]
 
@@ -83,6 +93,52 @@ class Problem:
     loc: tuple[str | int, ...]
     message: str
     kind: str = ""
+
+
+class SurrogateError(Exception):
+    """Validation could not run because a string held a lone surrogate.
+
+    Raised by a binding's validator when the framework failed on the
+    surrogate itself (``UnicodeEncodeError``) and a surrogate-free copy of
+    the document validates; :attr:`problems` places the strings.
+    """
+
+    def __init__(self, paths: Sequence[tuple[str | int, ...]]) -> None:
+        self.problems = [
+            Problem(path, "Invalid string: holds a lone surrogate", "string_unicode")
+            for path in paths[:1] or [()]
+        ]
+        super().__init__("a string holds a lone surrogate")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_MAX_NESTING = 600
+
+
+def replace_surrogates(document: Any) -> tuple[Any, list[tuple[str | int, ...]]]:
+    """A copy of a plain document with every lone surrogate replaced by U+FFFD.
+
+    Also returns the paths (keys and indexes) of the strings changed, in
+    document order.  Only ``dict``, ``list`` and ``tuple`` are entered; other
+    objects (already validated instances) are kept as they are.
+    """
+    paths: list[tuple[str | int, ...]] = []
+
+    def clean(value: Any, path: tuple[str | int, ...]) -> Any:
+        if isinstance(value, str):
+            if _SURROGATES.search(value) is None:
+                return value
+            paths.append(path)
+            return _SURROGATES.sub("\ufffd", value)
+        if len(path) > _MAX_NESTING:
+            return value
+        if isinstance(value, dict):
+            return {clean(key, path): clean(item, (*path, key)) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [clean(item, (*path, index)) for index, item in enumerate(value)]
+        return value
+
+    return clean(document, ()), paths
 
 
 class Binding(Protocol):

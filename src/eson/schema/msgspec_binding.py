@@ -18,7 +18,15 @@ import msgspec
 import msgspec.inspect
 
 from eson.schema.annotations import generic_parameters, substitute, unwrap
-from eson.schema.binding import NO_DEFAULT, FieldNotes, FieldSpec, ModelShape, Problem
+from eson.schema.binding import (
+    NO_DEFAULT,
+    FieldNotes,
+    FieldSpec,
+    ModelShape,
+    Problem,
+    SurrogateError,
+    replace_surrogates,
+)
 from eson.schema.model import FieldSchema
 
 __all__ = ["MSGSPEC", "MsgspecBinding", "owns"]
@@ -147,7 +155,10 @@ class MsgspecBinding:
 
     def validator(self, cls: type) -> Callable[[Any], Any]:
         def validate(document: Any) -> Any:
-            return _convert(document, cls)
+            try:
+                return _convert(document, cls)
+            except UnicodeEncodeError:
+                raise _surrogate_error(document, cls) from None
 
         return validate
 
@@ -173,6 +184,8 @@ class MsgspecBinding:
         return notes
 
     def problems(self, exc: BaseException) -> list[Problem] | None:
+        if isinstance(exc, SurrogateError):
+            return exc.problems
         if not isinstance(exc, msgspec.ValidationError):
             return None
         text = str(exc)
@@ -255,6 +268,25 @@ def _struct_default(info: msgspec.structs.FieldInfo) -> tuple[Any, tuple[Any, ..
     if info.default_factory in _PLAIN_FACTORIES:
         return info.default_factory(), examples
     return NO_DEFAULT, examples
+
+
+def _surrogate_error(document: Any, cls: Any) -> Exception:
+    """The validation error for a document msgspec refused with ``UnicodeEncodeError``.
+
+    msgspec reads a string it must convert (to ``int``, ``float``, ``UUID``,
+    ``datetime`` ...) as UTF-8, which a lone surrogate cannot be, and says
+    neither where nor why.  Converting a copy whose surrogates are replaced
+    gives the error msgspec reports for such a string: where it is, and what
+    was expected.
+    """
+    cleaned, paths = replace_surrogates(document)
+    try:
+        _convert(cleaned, cls)
+    except msgspec.ValidationError as exc:
+        return exc
+    except UnicodeEncodeError:  # a surrogate the copy did not reach
+        pass
+    return SurrogateError(paths)
 
 
 def _may_be_unset(annotation: Any) -> bool:

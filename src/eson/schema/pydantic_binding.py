@@ -19,7 +19,15 @@ from pydantic.dataclasses import is_pydantic_dataclass
 from pydantic_core import PydanticUndefined
 
 from eson.schema.annotations import generic_parameters, substitute
-from eson.schema.binding import NO_DEFAULT, FieldNotes, FieldSpec, ModelShape, Problem
+from eson.schema.binding import (
+    NO_DEFAULT,
+    FieldNotes,
+    FieldSpec,
+    ModelShape,
+    Problem,
+    SurrogateError,
+    replace_surrogates,
+)
 from eson.schema.model import FieldSchema
 
 __all__ = ["PYDANTIC", "PydanticBinding", "owns"]
@@ -190,9 +198,17 @@ class PydanticBinding:
     def validator(self, cls: type) -> Callable[[Any], Any]:
         if isinstance(cls, type) and issubclass(cls, BaseModel):
             _complete(cls)
-            validate: Callable[[Any], Any] = cls.__pydantic_validator__.validate_python
-            return validate
-        return _adapter(cls).validate_python
+            run: Callable[[Any], Any] = cls.__pydantic_validator__.validate_python
+        else:
+            run = _adapter(cls).validate_python
+
+        def validate(document: Any) -> Any:
+            try:
+                return run(document)
+            except UnicodeEncodeError:
+                raise _surrogate_error(document, run) from None
+
+        return validate
 
     def notes(self, cls: type) -> dict[str, FieldNotes]:
         generic = _dataclass_alias(cls)
@@ -216,6 +232,8 @@ class PydanticBinding:
         return notes
 
     def problems(self, exc: BaseException) -> list[Problem] | None:
+        if isinstance(exc, SurrogateError):
+            return exc.problems
         if not isinstance(exc, pydantic.ValidationError):
             return None
         return [
@@ -252,6 +270,24 @@ class PydanticBinding:
 
 
 PYDANTIC = PydanticBinding()
+
+
+def _surrogate_error(document: Any, run: Callable[[Any], Any]) -> Exception:
+    """The validation error for a document Pydantic refused with ``UnicodeEncodeError``.
+
+    pydantic-core raises it when a message it builds (a validator's
+    ``ValueError`` quoting the input, say) holds a lone surrogate, and then
+    says neither where nor why.  Validating a copy whose surrogates are
+    replaced gives the errors, located, that Pydantic reports for it.
+    """
+    cleaned, paths = replace_surrogates(document)
+    try:
+        run(cleaned)
+    except pydantic.ValidationError as exc:
+        return exc
+    except UnicodeEncodeError:  # a surrogate the copy did not reach
+        pass
+    return SurrogateError(paths)
 
 
 def _wire_name(name: str, info: Any) -> str:
