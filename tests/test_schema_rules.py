@@ -652,3 +652,80 @@ def test_protocol_elements_are_not_one_record_type() -> None:
         class Bad(eson.Message):
             model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
             items: list[HasId]
+
+
+# -- base classes: no field may be declared with one (data would be lost) --------------
+
+
+@pytest.mark.parametrize(
+    ("base", "annotation", "code"),
+    [
+        (eson.Message, list[eson.Record], "eson-record-array"),
+        (eson.Message, list[pydantic.BaseModel], "eson-record-array"),
+        (eson.Message, pydantic.BaseModel, "eson-unsupported-type"),
+        (eson.Message, dict[str, pydantic.BaseModel], "eson-unsupported-type"),
+        (eson.Message, list[list[eson.Record]], "eson-unsupported-type"),
+        (em.Message, list[em.Record], "eson-record-array"),
+        (em.Message, list[msgspec.Struct], "eson-record-array"),
+        (em.Message, msgspec.Struct, "eson-unsupported-type"),
+        (em.Message, msgspec.Struct | None, "eson-unsupported-type"),
+    ],
+)
+def test_base_classes_are_rejected_as_field_types(base: type, annotation: Any, code: str) -> None:
+    with rejects(code, "Bad.items", "base class with no fields"):
+        if base is eson.Message:
+
+            class Bad(eson.Message):
+                items: annotation  # type: ignore[valid-type]
+
+        else:
+
+            class Bad(em.Message):  # type: ignore[no-redef]
+                items: annotation  # type: ignore[valid-type]
+
+
+def test_base_classes_are_rejected_in_plain_models_on_first_use() -> None:
+    class Child(pydantic.BaseModel):
+        a: int
+
+    class Plain(pydantic.BaseModel):
+        item: pydantic.BaseModel
+
+    class PlainRows(msgspec.Struct):
+        rows: list[msgspec.Struct]
+
+    with rejects("eson-unsupported-type", "Plain.item", "base class"):
+        eson.encode(Plain(item=Child(a=1)))
+    with rejects("eson-record-array", "PlainRows.rows", "base class"):
+        eson.decode("!eson/1\nrows[1]{a}\n1\n", type=PlainRows)
+    with rejects("eson-record-array", "PlainRows.rows", "base class"):
+        eson.toon.decode("rows[1]{a}:\n  1", type=PlainRows)
+
+
+@pytest.mark.parametrize("base", [pydantic.BaseModel, msgspec.Struct, eson.Record, em.Message])
+def test_a_base_class_is_no_document_type(base: type) -> None:
+    with rejects("eson-unsupported-type", "base class has no fields"):
+        eson.Decoder(base)
+    with rejects("eson-unsupported-type", "base class has no fields"):
+        eson.toon.decode("a: 1", type=base)
+
+
+def test_records_without_fields_of_their_own_still_round_trip() -> None:
+    """A concrete record class without fields is no base class: its rows are empty."""
+
+    class Marker(eson.Record):
+        pass
+
+    class MMarker(em.Record):
+        pass
+
+    class Doc(eson.Message):
+        marks: list[Marker]
+
+    class MDoc(em.Message):
+        marks: list[MMarker]
+
+    for cls, row in ((Doc, Marker), (MDoc, MMarker)):
+        value = cls(marks=[row(), row()])
+        assert eson.encode(value) == "!eson/1\nmarks[2]{}\n\n\n"
+        assert eson.decode(eson.encode(value), type=cls) == value

@@ -271,3 +271,28 @@ def test_lazy_exports() -> None:
     assert {"Encoder", "Decoder", "Message", "Record"} <= set(eson.__all__)
     with pytest.raises(AttributeError):
         eson.nothing_here  # noqa: B018
+
+
+def test_submodules_load_on_first_use() -> None:
+    """``import eson`` alone gives ``eson.toon`` (as the README writes it) and the flavours."""
+    script = textwrap.dedent(
+        """
+        import sys
+        import eson
+        assert "eson.toon" not in sys.modules
+        print(eson.toon.encode({"a": [1, 2]}))
+        print(eson.msgspec.Message.__name__, eson.pydantic.Message.__name__)
+        try:
+            eson.nothing
+        except AttributeError as exc:
+            print(exc)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == [
+        "a[2]: 1,2",
+        "Message Message",
+        "module 'eson' has no attribute 'nothing'",
+    ]

@@ -104,7 +104,9 @@ if not TYPE_CHECKING:
     def __getattr__(name: str) -> Any:
         """Load the Pydantic flavour (``Message``, ``Record``) and submodules on first use.
 
-        Pydantic is optional: ``import eson`` and the msgspec flavour
+        ``eson.toon``, ``eson.msgspec`` and ``eson.pydantic`` are imported the
+        first time they are named, so ``import eson; eson.toon.encode(x)``
+        works.  Pydantic is optional: ``import eson`` and the msgspec flavour
         (``eson.msgspec.Message``) work without it.
         """
         if name in ("Message", "Record"):

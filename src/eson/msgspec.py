@@ -238,6 +238,7 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
     """Base Struct of an ESON document (see the module documentation)."""
 
     __eson_number__: ClassVar[bool] = False
+    __eson_base__: ClassVar[bool] = True  # the base itself is no model (see schema.rules)
 
     if TYPE_CHECKING:  # the class keywords, as type checkers see them
 
@@ -304,6 +305,8 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
 
 class Record(msgspec.Struct, metaclass=_RecordMeta):
     """Base Struct of the rows of a record array (see the module documentation)."""
+
+    __eson_base__: ClassVar[bool] = True  # the base itself is no model (see schema.rules)
 
     def to_eson(self) -> str:
         """Write this record as an ESON document of its own."""

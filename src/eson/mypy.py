@@ -766,6 +766,19 @@ _SHARED_HINT: Final = (
     "a record array cannot share its field with other types, so declare them as separate fields"
 )
 _ROOT_MODEL: Final = "pydantic.root_model.RootModel"
+_BASE_CLASSES: Final = frozenset({_PYDANTIC_BASE, _MSGSPEC_BASE, *_ESON_BASES})
+
+
+def _is_base_class(info: TypeInfo) -> bool:
+    """Whether *info* is a model base class (no fields; it stands for its subclasses)."""
+    return info.fullname in _BASE_CLASSES
+
+
+def _base_class_hint(info: TypeInfo) -> str:
+    return (
+        f'"{info.name}" is a base class with no fields, so every row would be read back '
+        "empty; declare a Record class for the rows and use \"list[ThatRecord]\""
+    )
 
 
 class _Checker:
@@ -1027,7 +1040,11 @@ class _Checker:
         return "record"
 
     def _is_row(self, typ: ProperType) -> bool:
-        return isinstance(typ, Instance) and self._shape(typ) == "record"
+        return (
+            isinstance(typ, Instance)
+            and not _is_base_class(typ.type)
+            and self._shape(typ) == "record"
+        )
 
     def _element_problem(self, elements: list[Type], depth: int) -> str | None:
         """Why array elements are not one concrete record type (None: they are fine)."""
@@ -1063,6 +1080,8 @@ class _Checker:
             return None
         if typ.type.fullname == "builtins.object":
             return _DECLARE_HINT
+        if _is_base_class(typ.type):
+            return _base_class_hint(typ.type)
         shape = self._shape(typ)
         if shape == "record":
             return _SPLIT_HINT  # a record type among other types
@@ -1139,6 +1158,8 @@ class _Checker:
             return None
         if _is_leaf(info, self.flavour, self.extra_types):
             return None
+        if _is_base_class(info):
+            return _Unsupported(self._fmt(typ), "a base class with no fields of its own")
         for base in info.mro:
             if base.fullname in CONTAINER_TYPES:
                 mapped = map_instance_to_supertype(typ, base)

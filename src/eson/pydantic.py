@@ -69,6 +69,7 @@ class Message(pydantic.BaseModel):
     """Base model of an ESON document (see the module documentation)."""
 
     __eson_number__: ClassVar[bool] = False
+    __eson_base__: ClassVar[bool] = True  # the base itself is no model (see schema.rules)
 
     def __init_subclass__(cls, *, number: bool | None = None, **kwargs: Any) -> None:
         if number is not None:
@@ -149,6 +150,8 @@ class Record(pydantic.BaseModel):
     and dicts inside a row travel as compact JSON cells.  A record may also be
     written as a document of its own.
     """
+
+    __eson_base__: ClassVar[bool] = True  # the base itself is no model (see schema.rules)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

@@ -109,6 +109,14 @@ class DeepMixed(ReviewMiddle):
     items: list[Finding | Note]  # E: Record array "items" must hold one concrete record type, not "list[Finding | Note]"; split it into one array per record type  [eson-record-array]
 
 
+
+class BaseRecordRows(Message):
+    items: list[Record]  # E: Record array "items" must hold one concrete record type, not "list[Record]"; "Record" is a base class with no fields, so every row would be read back empty; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
+
+
+class StructRows(Message):
+    items: list[msgspec.Struct]  # E: Record array "items" must hold one concrete record type, not "list[Struct]"; "Struct" is a base class with no fields, so every row would be read back empty; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
+
 # Several rules at once: see pydantic_bad.py.
 class TwoRules(Message):
     hook: Callable[[], None]  # E: Field "hook" has type "Callable[[], None]", which ESON cannot encode (a callable); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
@@ -171,6 +179,10 @@ class InheritedClash(BaseWithId):
 
 
 # Rule 5: eson-unsupported-type
+class StructField(Message):
+    value: msgspec.Struct  # E: Field "value" has type "Struct", which ESON cannot encode (a base class with no fields of its own); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
+
+
 class ArrayLike(Record, array_like=True):  # E: "ArrayLike" is array_like, so its instances are written as JSON arrays with no field names and have no ESON layout; drop array_like=True  [eson-unsupported-type]
     x: int
 

@@ -152,6 +152,14 @@ class IntOrDictRows(eson.Message):
     items: list[int | dict[str, int]]  # E: Record array "items" must hold one concrete record type, not "list[int | dict[str, int]]"; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
 
 
+
+class BaseRecordRows(eson.Message):
+    items: list[eson.Record]  # E: Record array "items" must hold one concrete record type, not "list[Record]"; "Record" is a base class with no fields, so every row would be read back empty; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
+
+
+class BaseModelRows(eson.Message):
+    items: list[BaseModel]  # E: Record array "items" must hold one concrete record type, not "list[BaseModel]"; "BaseModel" is a base class with no fields, so every row would be read back empty; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
+
 # Several rules at once.  The runtime raises for the first broken rule in rule order
 # (eson.schema.rules.CHECK_ORDER: eson-record-array before eson-unsupported-type); the
 # plugin reports every field, and each field for its first broken rule only.
@@ -238,6 +246,10 @@ class MessageClash(eson.Message):  # P: Name "kind" already defined (possibly by
 
 
 # Rule 5: eson-unsupported-type
+class BaseModelField(eson.Message):
+    value: BaseModel  # E: Field "value" has type "BaseModel", which ESON cannot encode (a base class with no fields of its own); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
+
+
 class CallableField(eson.Record):
     callback: Callable[[int], str]  # E: Field "callback" has type "Callable[[int], str]", which ESON cannot encode (a callable); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]
 

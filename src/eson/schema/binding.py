@@ -146,6 +146,11 @@ class Binding(Protocol):
 
     name: str
 
+    #: The framework's own model base classes (``pydantic.BaseModel``,
+    #: ``msgspec.Struct``): classes without fields that stand for their
+    #: subclasses, so no field may be declared with them.
+    base_classes: frozenset[type]
+
     def model_shape(self, tp: object) -> ModelShape | None:
         """How instances of a model class ``tp`` dump, or ``None`` if ``tp`` is not one.
 

@@ -141,6 +141,11 @@ def _checked_specs(cls: type, binding: Binding) -> list[FieldSpec]:
     (msgspec refuses those while creating the class, before anything else),
     then whether the class has a layout at all, then the wire names.
     """
+    if rules.is_base_class(cls, binding):
+        raise TypeError(
+            f"{rules.class_name(cls)}: a base class has no fields of its own, so nothing "
+            "could be written or read; use a concrete model class [eson-unsupported-type]"
+        )
     specs = binding.fields(cls)
     rules.check_duplicate_names(cls, specs)
     if binding.model_shape(cls) != "record":

@@ -75,6 +75,7 @@ class MsgspecBinding:
     """
 
     name = "msgspec"
+    base_classes: frozenset[type] = frozenset({msgspec.Struct})
 
     def model_shape(self, tp: object) -> ModelShape | None:
         tp = _model_class(tp)

@@ -76,6 +76,7 @@ class PydanticBinding:
     """Pydantic models (and the dataclasses inside them)."""
 
     name = "pydantic"
+    base_classes: frozenset[type] = frozenset({BaseModel})
 
     def model_shape(self, tp: object) -> ModelShape | None:
         if _dataclass_alias(tp) is not None:

@@ -99,6 +99,34 @@ def class_name(cls: object) -> str:
     return describe(cls)
 
 
+#: Class attribute (in the class's own namespace) marking typed-eson's model bases
+#: (``eson.Message``, ``eson.msgspec.Record`` ...) as base classes, not models.
+BASE_MARKER = "__eson_base__"
+
+
+def is_base_class(tp: object, binding: Binding) -> bool:
+    """Whether ``tp`` is a model *base class*: the framework's or typed-eson's.
+
+    ``pydantic.BaseModel``, ``msgspec.Struct``, ``eson.Message``,
+    ``eson.Record`` and their msgspec twins have no fields and stand for
+    their subclasses.  A field declared with one would write a subclass
+    instance without its fields (Pydantic) or read every value back as an
+    empty instance (msgspec), so the rules reject them: data would be lost.
+    """
+    if not isinstance(tp, type):
+        return False
+    return tp in binding.base_classes or vars(tp).get(BASE_MARKER) is True
+
+
+def base_class_reason(tp: type) -> str:
+    """Why a field cannot be declared with the base class ``tp``."""
+    name = class_name(tp)
+    return (
+        f"{name} is a base class with no fields: a value would be written without its "
+        f"own fields and read back as an empty {name}; declare the concrete model class"
+    )
+
+
 def _fail(owner: object, attr: str | None, reason: str, code: str) -> typing.NoReturn:
     where = class_name(owner) if attr is None else f"{class_name(owner)}.{attr}"
     raise TypeError(f"{where}: {reason} [{code}]")
@@ -256,6 +284,8 @@ def _record_verdict(element: Any, binding: Binding) -> Any:
         return _never_record(serialized, binding)
     if isinstance(bare, typing.TypeVar):
         return _type_var_reason(bare, binding)
+    if is_base_class(bare, binding):
+        return base_class_reason(bare)
     if binding.model_shape(bare) == "record":
         return bare
     return _never_record(bare, binding)
@@ -303,6 +333,8 @@ def _never_record(tp: Any, binding: Binding) -> str | None:
             if reason is not None:
                 return f"a union member may be an object: {reason}"
         return None
+    if is_base_class(bare, binding):
+        return base_class_reason(bare)
     shape = binding.model_shape(bare)
     if shape == "record":
         return f"{describe(bare)} is a record type mixed with other types"
@@ -355,6 +387,8 @@ def _unsupported(tp: Any, owner: type, binding: Binding, seen: set[int]) -> str 
                 if reason is not None:
                     return reason
         return None
+    if is_base_class(bare, binding):
+        return base_class_reason(bare)
     shape = binding.model_shape(bare)
     if shape is not None:  # a model class, or a parametrised generic one
         if id(bare) in seen:
