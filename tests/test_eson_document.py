@@ -168,7 +168,7 @@ def test_empty_forms() -> None:
         ("!eson/1\nrows{a b}\n1\n", 2, "invalid field name 'a b'"),
         ("!eson/1\nrows{a,a}\n1\t2\n", 2, "duplicate field 'a'"),
         ("!eson/1\na=1\na[0]\n", 3, "duplicate name 'a'"),
-        ("!eson/1\nrows[3]{a}\n1\n2\n", 2, "declares 3 rows but only 2 lines follow"),
+        ("!eson/1\nrows[3]{a}\n1\n2\n", 2, "declares 3 rows, but only 2 lines follow"),
         ("!eson/1\nrows[2]{a,b}\n1\t2\n1\n", 4, "rows row 2: expected 2 cells, got 1"),
         ("!eson/1\nrows[1]{a}\n1\t2\n", 3, "rows row 1: expected 1 cells, got 2"),
         ("!eson/1\nr{a,b}\n1\n", 3, "r row 1: expected 2 cells, got 1"),
@@ -187,7 +187,7 @@ def test_decode_errors_name_the_line(text: str, line: int, message: str) -> None
 def test_hostile_counts_are_rejected_without_allocating() -> None:
     with pytest.raises(eson.DecodeError, match="only 2 lines follow"):
         eson.decode("!eson/1\nrows[999999999999]{a}\n1\n2\n")
-    with pytest.raises(eson.DecodeError, match="only 1 lines follow"):
+    with pytest.raises(eson.DecodeError, match="only 1 line follows"):
         eson.decode("!eson/1\nxs[" + "9" * 100_000 + "]\n1\n")
     # Leading zeros are allowed and do not count as magnitude.
     assert eson.decode("!eson/1\nxs[" + "0" * 50 + "1]\n7\n") == {"xs": [7]}

@@ -19,6 +19,7 @@ import dataclasses
 import datetime as dt
 import decimal
 import enum
+import re
 import uuid
 import warnings
 from collections.abc import Callable
@@ -558,6 +559,24 @@ def check_encode(obj: Any, number: bool | None = None) -> str | None:
     return None
 
 
+def swallowed_entry(text: str, error: BaseException) -> bool:
+    """Whether a typed decode's error is the count check untyped decoding cannot make.
+
+    That is a :class:`eson.CountError` whose stray line is, in the untyped
+    reading, a row of the array, and whose entry's name the document lacks.
+    """
+    if not isinstance(error, eson.CountError) or error.stray_line is None:
+        return False
+    lines = text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
+    stray = lines[error.stray_line - 1]
+    name = re.split(r"[=\[{]", stray, maxsplit=1)[0]
+    try:
+        names = {section.name for section in scan_sections(text)}
+    except eson.DecodeError:
+        return False  # the text itself is malformed: not the typed check
+    return name not in names and error.section in names
+
+
 def check_decode(cls: type[Any], text: str) -> None:
     """Typed decode equals the slow path (or both fail with ESON errors)."""
     slow = outcome(lambda: reference_decode(cls, text))
@@ -565,6 +584,8 @@ def check_decode(cls: type[Any], text: str) -> None:
     if slow[0] == "error" and not isinstance(slow[1], SLOW_ERRORS):
         raise slow[1]
     fast = outcome(lambda: eson.decode(text, type=cls))
+    if fast[0] == "error" and swallowed_entry(text, fast[1]):
+        return  # the schema shows a count too high, which the untyped reading cannot see
     if slow[0] == "ok":
         assert fast[0] == "ok", f"typed decode failed where the slow path succeeded: {fast[1]!r}"
         assert fast[1] == slow[1]
@@ -573,7 +594,7 @@ def check_decode(cls: type[Any], text: str) -> None:
         assert fast[0] == "error", f"typed decode succeeded where the slow path failed: {slow[1]!r}"
         assert isinstance(fast[1], eson.ESONError), repr(fast[1])
         if isinstance(slow[1], eson.DecodeError):
-            assert type(fast[1]) is eson.DecodeError
+            assert type(fast[1]) is type(slow[1])
             assert str(fast[1]) == str(slow[1])
         else:
             assert isinstance(fast[1], eson.ValidationError)

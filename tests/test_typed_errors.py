@@ -164,7 +164,7 @@ class MStrictRows(msgspec.Struct):
 @BOTH
 def test_wire_errors_are_decode_errors_with_lines(cls: type[Any]) -> None:
     cases = {
-        TEXT.replace("findings[5]", "findings[6]"): "line 8: findings: declares 6 rows but only 5 lines follow",
+        TEXT.replace("findings[5]", "findings[6]"): "line 8: findings: declares 6 rows, but only 5 lines follow",
         TEXT.replace("1\thigh", "1\thigh\textra"): "line 9: findings row 1: expected 7 cells, got 8",
         TEXT.replace("\t0.5\t", "\t[1,\t", 1): "line 9: findings row 1 (score): malformed JSON (Expecting value at column 4) in cell '[1,'",
         TEXT.replace("\t0.5\t", "\t1e999\t", 1): "line 9: findings row 1 (score): number 1e999 is not finite",
@@ -172,7 +172,7 @@ def test_wire_errors_are_decode_errors_with_lines(cls: type[Any]) -> None:
     }
     for text, message in cases.items():
         error = error_of(cls, text)
-        assert type(error) is eson.DecodeError
+        assert type(error) is (eson.CountError if "declares" in message else eson.DecodeError)
         assert str(error) == message
         assert str(error) == str(_untyped_error(text))
 

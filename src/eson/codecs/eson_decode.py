@@ -22,12 +22,13 @@ field the value came from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
 from eson.codecs.validation import validation_error as shared_validation_error
-from eson.errors import DecodeError, ValidationError
+from eson.errors import CountError, DecodeError, ValidationError, echo
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
@@ -35,6 +36,7 @@ from eson.wire.eson_cells import decode_column, encode_str
 from eson.wire.eson_reader import (
     Section,
     decode_section,
+    entries_from,
     record_builder,
     scan_sections,
     split_columns,
@@ -178,17 +180,68 @@ class DocumentReader:
         self.entries: dict[str, SectionDecoder] = {
             item.wire: _entry_decoder(item) for item in schema.fields if not item.output_only
         }
+        self.wires = frozenset(self.entries)
+        self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
 
     def plain(
         self, data: str | bytes | bytearray | memoryview
     ) -> tuple[dict[str, Any], list[Section]]:
         """Decode the text into the plain document the framework validates."""
         sections = scan_sections(data)
+        self.check_counts(sections)
         entries = self.entries
         document = {
             section.name: entries.get(section.name, decode_section)(section) for section in sections
         }
         return document, sections
+
+    def check_counts(self, sections: Sequence[Section]) -> None:
+        """Raise the count error for an entry of the schema swallowed by a count too high.
+
+        An array of one column (a scalar array, or records with one field)
+        whose count is one too high takes the next entry's line for a row:
+        ``notes[2]`` over one note followed by ``retry=3`` reads the note
+        ``retry=3`` and no ``retry``.  The grammar allows that reading, but
+        the schema makes it unlikely: when a row has the form of an entry of
+        a field the schema declares, the document holds no such entry, and
+        the rows from there on read as whole entries, the count is wrong.
+
+        Raises:
+            CountError: at the array's header, naming the row that is an entry.
+        """
+        missing = self.wires.difference(section.name for section in sections)
+        if not missing:
+            return
+        pattern = self._swallowed.get(missing)
+        if pattern is None:
+            names = "|".join(sorted(map(re.escape, missing), key=len, reverse=True))
+            pattern = re.compile(rf"^(?:{names})(?:=|\[[0-9]*\]|\{{)", re.MULTILINE)
+            if len(self._swallowed) < 64:
+                self._swallowed[missing] = pattern
+        for section in sections:
+            width = len(section.fields) if section.fields is not None else 1
+            if section.kind not in ("array", "records") or width != 1 or not section.body:
+                continue
+            joined = "\n".join(section.body)
+            for tries, found in enumerate(pattern.finditer(joined)):
+                if tries == 3:
+                    break  # bounded work; this is a diagnosis, not a parse
+                offset = joined.count("\n", 0, found.start())
+                if entries_from(section.body, offset, len(section.body)):
+                    stray = section.line + 1 + offset
+                    line = section.body[offset]
+                    name = re.split(r"[=\[{]", line, maxsplit=1)[0]
+                    raise CountError(
+                        f"declares {section.count} {'row' if section.count == 1 else 'rows'}, "
+                        f"but line {stray} is the entry "
+                        f"{echo(line)} of the field {echo(name)}, which the document "
+                        "otherwise lacks",
+                        line=section.line,
+                        section=section.name,
+                        declared=section.count,
+                        actual=offset,
+                        stray_line=stray,
+                    )
 
     def decode(self, data: str | bytes | bytearray | memoryview) -> Any:
         """Decode and validate; see the module documentation."""

@@ -24,7 +24,7 @@ from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
 
-from eson.errors import DecodeError, echo
+from eson.errors import CountError, DecodeError, echo
 from eson.wire.eson_cells import decode_cell, decode_column
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
 
@@ -33,6 +33,8 @@ __all__ = [
     "Section",
     "SectionKind",
     "decode_document",
+    "entries_from",
+    "entry_extent",
     "row_numbers",
     "scan_sections",
     "split_columns",
@@ -154,6 +156,8 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
             continue
         match = _SECTION_HEAD.fullmatch(head)
         if match is None or (match.group(2) is None and match.group(3) is None):
+            if sections:
+                _check_leftover_rows(sections[-1], lines, index)
             raise DecodeError(f"invalid entry {echo(head)}", line=line_no)
         name, count_text, field_text = match.groups()
         if name in seen:
@@ -180,19 +184,191 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
             count = int(digits) if len(digits) <= 18 else available + 1
             kind = "array" if fields is None else "records"
         if count > available:
-            declared = "1" if count_text is None else count_text.lstrip("0")
-            if len(declared) > 40:
-                declared = f"{declared[:20]}...({len(declared)} digits)"
-            raise DecodeError(
-                f"declares {declared} rows but only {available} lines follow",
-                line=line_no,
-                section=name,
-            )
+            raise _short_body(name, kind, fields, count_text, lines, index)
         sections.append(
             Section(name, kind, line_no, fields, count, lines[index + 1 : index + 1 + count])
         )
         index += 1 + count
     return sections
+
+
+# -- counts are checksums ------------------------------------------------------------
+# A declared count that is too high makes the next entries rows; one that is
+# too low makes the last rows entries.  Either way some line contradicts the
+# count, and the error names the header, the count and that line.
+
+
+def entry_extent(head: str) -> int | None:
+    """How many body lines an entry head claims (0 for ``name=cell``), or ``None``.
+
+    ``None`` when ``head`` is not an entry head at all.  A count too long to
+    be real gives a number larger than any document.
+    """
+    if _SCALAR_HEAD.fullmatch(head) is not None:
+        return 0
+    match = _SECTION_HEAD.fullmatch(head)
+    if match is None or (match.group(2) is None and match.group(3) is None):
+        return None
+    count_text = match.group(2)
+    if count_text is None:
+        return 1
+    digits = count_text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
+def entries_from(lines: list[str], start: int, end: int) -> bool:
+    """Whether ``lines[start:end]`` read as whole entries, one after the other.
+
+    The last entry's body may run past ``end`` (it would continue in what
+    follows).  Linear in the number of lines looked at.
+    """
+    index = start
+    while index < end:
+        extent = entry_extent(lines[index])
+        if extent is None:
+            return False
+        index += 1 + extent
+    return True
+
+
+def _declared(count_text: str | None) -> tuple[int | None, str]:
+    """The declared count as a number (``None`` when absurdly long) and as text."""
+    if count_text is None:
+        return 1, "1"
+    digits = count_text.lstrip("0") or "0"
+    if len(digits) > 18:
+        return None, f"{digits[:20]}...({len(digits)} digits)"
+    return int(digits), digits
+
+
+def _rows(count: int | str) -> str:
+    return f"{count} row" if str(count) == "1" else f"{count} rows"
+
+
+def _short_body(
+    name: str,
+    kind: SectionKind,
+    fields: tuple[str, ...] | None,
+    count_text: str | None,
+    lines: list[str],
+    index: int,
+) -> DecodeError:
+    """The error for a head declaring more rows than lines follow it."""
+    line_no = index + 1
+    if kind == "record":
+        return DecodeError(
+            "is a single record, but no row follows its header", line=line_no, section=name
+        )
+    declared, shown = _declared(count_text)
+    total = len(lines)
+    stray = _first_entry(lines, index + 1, total, fields)
+    if stray is not None:
+        return CountError(
+            f"declares {_rows(shown)}, but line {stray + 1} is the entry {echo(lines[stray])}",
+            line=line_no,
+            section=name,
+            declared=declared,
+            actual=stray - index - 1,
+            stray_line=stray + 1,
+        )
+    available = total - index - 1
+    return CountError(
+        f"declares {_rows(shown)}, but only {available} "
+        f"{'line follows' if available == 1 else 'lines follow'}",
+        line=line_no,
+        section=name,
+        declared=declared,
+        actual=available,
+    )
+
+
+def _first_entry(
+    lines: list[str], start: int, end: int, fields: tuple[str, ...] | None
+) -> int | None:
+    """The first line in ``lines[start:end]`` that is no row but starts a run of entries.
+
+    For records with two or more fields, a line whose cell count is wrong;
+    otherwise any line.  Only the first candidate is tried, which keeps the
+    search linear.
+    """
+    width = len(fields) if fields is not None else 1
+    for offset in range(start, end):
+        line = lines[offset]
+        if width > 1 and line.count("\t") == width - 1:
+            continue  # a well-formed row
+        if entry_extent(line) is None:
+            if width > 1:
+                return None  # a malformed row: not a count problem
+            continue
+        return offset if entries_from(lines, offset, end) else None
+    return None
+
+
+def _check_leftover_rows(previous: Section, lines: list[str], index: int) -> None:
+    """Raise the count error when the line at ``index`` is a row left over from ``previous``.
+
+    Called for a line that is no entry head.  It is a leftover row when it
+    directly follows a record, record array or scalar array and has that
+    section's row shape (a blank line does not count).
+    """
+    if previous.kind == "scalar" or previous.line + previous.count != index:
+        return
+    width = len(previous.fields) if previous.fields is not None else 1
+    start = previous.line  # index of the section's first body line
+    swallowed = _first_entry(lines, start, index, previous.fields)
+    if swallowed is not None and entries_from(lines, swallowed, index + 1):
+        # The count is too high: from that line on, the "rows" are entries,
+        # and the last of them owns the line that is no entry by itself.
+        raise CountError(
+            f"declares {_rows(previous.count)}, but line {swallowed + 1} is the entry "
+            f"{echo(lines[swallowed])}",
+            line=previous.line,
+            section=previous.name,
+            declared=previous.count,
+            actual=swallowed - start,
+            stray_line=swallowed + 1,
+        )
+
+    def row_like(line: str) -> bool:
+        return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
+
+    if not row_like(lines[index]):
+        return
+    extra = 1
+    while index + extra < len(lines) and row_like(lines[index + extra]):
+        extra += 1
+    actual = previous.count + extra
+    if previous.kind == "record":
+        reason = f"is a single record, but line {index + 1} is another row: {echo(lines[index])}"
+    else:
+        reason = (
+            f"declares {_rows(previous.count)}, but {actual} follow: line {index + 1} is a row, "
+            f"not an entry ({echo(lines[index])})"
+        )
+    raise CountError(
+        reason,
+        line=previous.line,
+        section=previous.name,
+        declared=previous.count,
+        actual=actual,
+        stray_line=index + 1,
+    )
+
+
+def _entry_in_rows(section: Section, offset: int) -> CountError | None:
+    """The count error when the bad row at ``offset`` is really the next entry."""
+    body = section.body
+    if entry_extent(body[offset]) is None or not entries_from(body, offset, len(body)):
+        return None
+    stray = section.line + 1 + offset
+    return CountError(
+        f"declares {_rows(section.count)}, but line {stray} is the entry {echo(body[offset])}",
+        line=section.line,
+        section=section.name,
+        declared=section.count,
+        actual=offset,
+        stray_line=stray,
+    )
 
 
 def split_rows(section: Section) -> list[list[str]]:
@@ -210,6 +386,9 @@ def split_rows(section: Section) -> list[list[str]]:
     if width == 0:
         for offset, line in enumerate(section.body):
             if line != "":
+                count_error = _entry_in_rows(section, offset)
+                if count_error is not None:
+                    raise count_error
                 raise DecodeError(
                     "expected an empty row for a record with no fields",
                     line=section.line + 1 + offset,
@@ -221,6 +400,9 @@ def split_rows(section: Section) -> list[list[str]]:
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
+                count_error = _entry_in_rows(section, offset)
+                if count_error is not None:
+                    raise count_error
                 raise DecodeError(
                     f"expected {width} cells, got {len(cells)}",
                     line=section.line + 1 + offset,
