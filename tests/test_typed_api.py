@@ -216,7 +216,7 @@ def test_hot_path_does_not_introspect_instances(monkeypatch: pytest.MonkeyPatch)
     assert eson.encode(review) == EXPECTED
     assert eson.encode(mreview) == EXPECTED
     # and msgspec records are built from columns, without one dict per row
-    monkeypatch.setattr("eson.codecs.eson_decode.record_builder", forbidden)
+    monkeypatch.setattr("eson.codecs.eson_decode.build_records", forbidden)
     assert MReview.from_eson(EXPECTED) == mreview
 
 

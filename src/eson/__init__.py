@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from eson.api import Decoder, DecodeResult, Encoder, decode, encode, try_decode
+from eson.api import Decoder, DecodeResult, Encoder, Err, Ok, decode, encode, try_decode
 from eson.errors import (
     CountError,
     DecodeError,
@@ -43,9 +43,11 @@ __all__ = [
     "ESONError",
     "EncodeError",
     "Encoder",
+    "Err",
     "LintFinding",
     "LintReport",
     "Message",
+    "Ok",
     "PromptCost",
     "Record",
     "TOONError",

@@ -28,16 +28,17 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, overload
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
 
 from eson.codecs.eson_typed import encode_model, reader_for, writer_for
+from eson.codecs.validation import check_options
 from eson.errors import ESONError
 from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
 
-__all__ = ["DecodeResult", "Decoder", "Encoder", "decode", "encode", "try_decode"]
+__all__ = ["DecodeResult", "Decoder", "Encoder", "Err", "Ok", "decode", "encode", "try_decode"]
 
 T = TypeVar("T")
 
@@ -45,16 +46,54 @@ Data = str | bytes | bytearray | memoryview
 
 
 @dataclass(frozen=True, slots=True)
-class DecodeResult(Generic[T]):
-    """The outcome of :func:`try_decode`: a value, or the error that stopped it.
+class Ok(Generic[T]):
+    """A successful :func:`try_decode`: ``ok`` is ``True``, ``value`` the decoded value.
 
-    ``ok`` is ``True`` exactly when ``error`` is ``None``; ``value`` is
-    ``None`` when decoding failed.
+    ``error`` is ``None``.  An ``Ok`` is truthy, so ``if result:`` means the
+    same as ``if result.ok:``.
     """
 
-    ok: bool
-    value: T | None = None
-    error: ESONError | None = None
+    value: T
+    ok: Literal[True] = field(default=True, init=False, repr=False)
+    error: None = field(default=None, init=False, repr=False)
+
+    def __bool__(self) -> Literal[True]:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Err:
+    """A failed :func:`try_decode`: ``ok`` is ``False``, ``error`` what stopped it.
+
+    ``value`` is ``None``.  An ``Err`` is falsy.
+    """
+
+    error: ESONError
+    ok: Literal[False] = field(default=False, init=False, repr=False)
+    value: None = field(default=None, init=False, repr=False)
+
+    def __bool__(self) -> Literal[False]:
+        return False
+
+
+DecodeResult: TypeAlias = Union[Ok[T], Err]  # noqa: UP007 (a generic alias on 3.10)
+"""The outcome of :func:`try_decode`: ``Ok[T] | Err``.
+
+Type checkers narrow it: after ``if result:``, ``if result.ok is True:``,
+``isinstance(result, eson.Ok)`` or ``case eson.Ok(value=v):`` the value is a
+``T`` (mypy also narrows on ``if result.ok:``; Pyright, by design, only on
+the forms above).  ``result.ok``, ``result.value`` and ``result.error`` work
+on both.
+"""
+
+_NO_TYPE = (
+    "validation_strict= and context= are options of typed decoding; pass type= too"
+)
+
+
+def _untyped_options(validation_strict: object, context: object) -> None:
+    if validation_strict is not None or context is not None:
+        raise TypeError(_NO_TYPE)
 
 
 def encode(value: object, *, number: bool | None = None) -> str:
@@ -82,14 +121,28 @@ def encode(value: object, *, number: bool | None = None) -> str:
 
 
 @overload
-def decode(text: Data, *, type: None = None) -> dict[str, Any]: ...
+def decode(
+    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
+) -> dict[str, Any]: ...
 
 
 @overload
-def decode(text: Data, *, type: builtins.type[T]) -> T: ...
+def decode(
+    text: Data,
+    *,
+    type: builtins.type[T],
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> T: ...
 
 
-def decode(text: Data, *, type: builtins.type[T] | None = None) -> T | dict[str, Any]:
+def decode(
+    text: Data,
+    *,
+    type: builtins.type[T] | None = None,
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> T | dict[str, Any]:
     """Decode an ESON document into a ``dict`` of plain values, or a model instance.
 
     ``bytes``-like input is read as UTF-8.  CRLF line endings, a missing final
@@ -99,49 +152,80 @@ def decode(text: Data, *, type: builtins.type[T] | None = None) -> T | dict[str,
         text: The document.
         type: A model class (Pydantic model, msgspec Struct, dataclass) to
             validate into; ``None`` for plain values.
+        validation_strict: The framework's strict mode for the validation of
+            a typed decode, as ``model_validate(strict=...)`` (Pydantic) and
+            ``msgspec.convert(strict=...)`` take it; ``None`` keeps the
+            framework's default (lax for Pydantic, strict for msgspec).  The
+            document's values are plain JSON values, so Pydantic's strict
+            mode refuses, for example, the string of a ``datetime``.  It is
+            not called ``strict`` because ``strict`` is the wire option of
+            the decoders (TOON's strict mode).
+        context: Passed to Pydantic validators as ``model_validate(context=...)``
+            does.  msgspec validation takes no context: a ``context`` for a
+            msgspec type raises ``TypeError`` rather than being ignored.
 
     Raises:
-        eson.DecodeError: for a malformed document, naming the line.
+        eson.DecodeError: for a malformed document, naming the line (an
+            :class:`eson.CountError` when a declared count disagrees with
+            the rows).
         eson.ValidationError: (typed) for values the model rejects, naming
             the line, section, row and field.
         TypeError: for a ``type`` that is not a model class or breaks an
-            ESON schema rule.
+            ESON schema rule, and for validation options that do not apply.
     """
     if type is None:
+        _untyped_options(validation_strict, context)
         return decode_document(text)
-    result: T = reader_for(type).decode(text)
+    result: T = reader_for(type).decode(text, validation_strict, context)
     return result
 
 
 @overload
-def try_decode(text: Data, *, type: None = None) -> DecodeResult[dict[str, Any]]: ...
+def try_decode(
+    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
+) -> Ok[dict[str, Any]] | Err: ...
 
 
 @overload
-def try_decode(text: Data, *, type: builtins.type[T]) -> DecodeResult[T]: ...
+def try_decode(
+    text: Data,
+    *,
+    type: builtins.type[T],
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> Ok[T] | Err: ...
 
 
 def try_decode(
-    text: Data, *, type: builtins.type[T] | None = None
-) -> DecodeResult[T] | DecodeResult[dict[str, Any]]:
+    text: Data,
+    *,
+    type: builtins.type[T] | None = None,
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> Ok[T] | Ok[dict[str, Any]] | Err:
     """Decode without raising on bad text: for message routers.
 
+    Takes the arguments of :func:`decode`.
+
     Returns:
-        ``DecodeResult(ok=True, value=...)`` or ``DecodeResult(ok=False, error=...)``;
-        ``error`` is any :class:`eson.ESONError` (``DecodeError``,
-        ``ValidationError``).  A ``type`` that is not a valid model class
-        still raises ``TypeError``.
+        ``Ok(value)``, or ``Err(error)`` where ``error`` is any
+        :class:`eson.ESONError` (``DecodeError``, ``CountError``,
+        ``ValidationError``).  Both have ``ok``, ``value`` and ``error``; see
+        :data:`DecodeResult` for how type checkers narrow them.  A ``type``
+        that is not a valid model class, or options that do not apply,
+        still raise ``TypeError``.
     """
     if type is None:
+        _untyped_options(validation_strict, context)
         try:
-            return DecodeResult(True, decode_document(text))
+            return Ok(decode_document(text))
         except ESONError as exc:
-            return DecodeResult(False, None, exc)
+            return Err(exc)
     reader = reader_for(type)
     try:
-        return DecodeResult(True, reader.decode(text))
+        return Ok(reader.decode(text, validation_strict, context))
     except ESONError as exc:
-        return DecodeResult(False, None, exc)
+        return Err(exc)
 
 
 class Encoder:
@@ -176,19 +260,50 @@ class Decoder(Generic[T]):
     The type is compiled when the decoder is made, so a type breaking an ESON
     schema rule fails here with ``TypeError``.  ``Decoder()`` without a type
     decodes to plain ``dict`` values.
+
+    Args:
+        type: The model class to validate into, or ``None``.
+        validation_strict: The framework's strict mode for every decode
+            (see :func:`eson.decode`).
+        context: Pydantic validation context for every decode (see
+            :func:`eson.decode`).
     """
 
-    __slots__ = ("_reader", "type")
+    __slots__ = ("_reader", "context", "type", "validation_strict")
 
     @overload
-    def __init__(self: Decoder[dict[str, Any]], type: None = None) -> None: ...
+    def __init__(
+        self: Decoder[dict[str, Any]],
+        type: None = None,
+        *,
+        validation_strict: None = None,
+        context: None = None,
+    ) -> None: ...
 
     @overload
-    def __init__(self: Decoder[T], type: builtins.type[T]) -> None: ...
+    def __init__(
+        self: Decoder[T],
+        type: builtins.type[T],
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None: ...
 
-    def __init__(self, type: builtins.type[T] | None = None) -> None:
+    def __init__(
+        self,
+        type: builtins.type[T] | None = None,
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None:
         self.type = type
+        self.validation_strict = validation_strict
+        self.context = context
         self._reader = reader_for(type) if type is not None else None
+        if self._reader is None:
+            _untyped_options(validation_strict, context)
+        else:
+            check_options(self._reader.binding, validation_strict, context)
 
     def decode(self, text: Data) -> T:
         """Decode one document (see :func:`eson.decode`)."""
@@ -196,7 +311,7 @@ class Decoder(Generic[T]):
         if reader is None:
             plain: Any = decode_document(text)
             return plain  # type: ignore[no-any-return]
-        result: T = reader.decode(text)
+        result: T = reader.decode(text, self.validation_strict, self.context)
         return result
 
     def __repr__(self) -> str:

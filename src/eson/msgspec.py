@@ -249,15 +249,25 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
         return encode_model(self)
 
     @classmethod
-    def from_eson(cls, data: str | bytes | bytearray | memoryview) -> Self:
+    def from_eson(
+        cls, data: str | bytes | bytearray | memoryview, *, validation_strict: bool | None = None
+    ) -> Self:
         """Read an ESON document into a validated instance.
+
+        Args:
+            data: The document.
+            validation_strict: msgspec's strict mode for the validation, as
+                ``msgspec.convert(strict=...)``; ``None`` keeps msgspec's
+                default (strict).  Not called ``strict``, which names the wire
+                option of the decoders (TOON's strict mode).  There is no
+                ``context``: msgspec validation takes none.
 
         Raises:
             eson.DecodeError: for malformed text (with its line).
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return decode_model(cls, data)
+        return decode_model(cls, data, validation_strict)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
@@ -270,15 +280,23 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
         *,
         strict: bool = True,
         indent_size: int = 2,
+        validation_strict: bool | None = None,
     ) -> Self:
         """Read a TOON document into a validated instance.
+
+        Args:
+            data: The document.
+            strict: TOON's strict mode (see :func:`eson.toon.decode`).
+            indent_size: Spaces per indentation level.
+            validation_strict: msgspec's strict mode for the validation (see
+                :meth:`from_eson`).
 
         Raises:
             eson.TOONError: for malformed text (with its line).
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return toon_typed.decode_model(cls, data, strict, indent_size)
+        return toon_typed.decode_model(cls, data, strict, indent_size, validation_strict)
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
@@ -313,9 +331,11 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
         return encode_model(self)
 
     @classmethod
-    def from_eson(cls, data: str | bytes | bytearray | memoryview) -> Self:
+    def from_eson(
+        cls, data: str | bytes | bytearray | memoryview, *, validation_strict: bool | None = None
+    ) -> Self:
         """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
-        return decode_model(cls, data)
+        return decode_model(cls, data, validation_strict)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
@@ -328,9 +348,10 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
         *,
         strict: bool = True,
         indent_size: int = 2,
+        validation_strict: bool | None = None,
     ) -> Self:
         """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
-        return toon_typed.decode_model(cls, data, strict, indent_size)
+        return toon_typed.decode_model(cls, data, strict, indent_size, validation_strict)
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:

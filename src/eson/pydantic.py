@@ -89,15 +89,29 @@ class Message(pydantic.BaseModel):
         return encode_model(self)
 
     @classmethod
-    def from_eson(cls, data: str | bytes | bytearray | memoryview) -> Self:
+    def from_eson(
+        cls,
+        data: str | bytes | bytearray | memoryview,
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> Self:
         """Read an ESON document into a validated instance.
+
+        Args:
+            data: The document.
+            validation_strict: Pydantic's strict mode for the validation, as
+                ``model_validate(strict=...)``; ``None`` keeps the model's own.
+                Not called ``strict``, which names the wire option of the
+                decoders (TOON's strict mode).
+            context: Passed to validators, as ``model_validate(context=...)``.
 
         Raises:
             eson.DecodeError: for malformed text (with its line).
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return decode_model(cls, data)
+        return decode_model(cls, data, validation_strict, context)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
@@ -110,15 +124,27 @@ class Message(pydantic.BaseModel):
         *,
         strict: bool = True,
         indent_size: int = 2,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> Self:
         """Read a TOON document into a validated instance.
+
+        Args:
+            data: The document.
+            strict: TOON's strict mode (see :func:`eson.toon.decode`).
+            indent_size: Spaces per indentation level.
+            validation_strict: Pydantic's strict mode for the validation (see
+                :meth:`from_eson`).
+            context: Passed to validators, as ``model_validate(context=...)``.
 
         Raises:
             eson.TOONError: for malformed text (with its line).
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return toon_typed.decode_model(cls, data, strict, indent_size)
+        return toon_typed.decode_model(
+            cls, data, strict, indent_size, validation_strict, context
+        )
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
@@ -163,9 +189,15 @@ class Record(pydantic.BaseModel):
         return encode_model(self)
 
     @classmethod
-    def from_eson(cls, data: str | bytes | bytearray | memoryview) -> Self:
+    def from_eson(
+        cls,
+        data: str | bytes | bytearray | memoryview,
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> Self:
         """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
-        return decode_model(cls, data)
+        return decode_model(cls, data, validation_strict, context)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
@@ -178,9 +210,13 @@ class Record(pydantic.BaseModel):
         *,
         strict: bool = True,
         indent_size: int = 2,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> Self:
         """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
-        return toon_typed.decode_model(cls, data, strict, indent_size)
+        return toon_typed.decode_model(
+            cls, data, strict, indent_size, validation_strict, context
+        )
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:

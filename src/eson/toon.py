@@ -38,8 +38,9 @@ from __future__ import annotations
 import builtins
 from typing import Any, Generic, TypeVar, overload
 
-from eson.api import DecodeResult
+from eson.api import DecodeResult, Err, Ok
 from eson.codecs.toon_typed import delimiter_of, reader_for, writer_for
+from eson.codecs.validation import check_options
 from eson.errors import ESONError, TOONError
 from eson.schema.compile import is_model_class
 from eson.wire.options import strict_flag
@@ -50,6 +51,8 @@ __all__ = [
     "DecodeResult",
     "Decoder",
     "Encoder",
+    "Err",
+    "Ok",
     "TOONError",
     "decode",
     "encode",
@@ -61,6 +64,7 @@ T = TypeVar("T")
 Data = str | bytes | bytearray | memoryview
 
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+_NO_TYPE = "validation_strict= and context= are options of typed decoding; pass type= too"
 
 
 def _model_class(value: object) -> type | None:
@@ -68,6 +72,11 @@ def _model_class(value: object) -> type | None:
     if cls in _PLAIN_TYPES or isinstance(value, (dict, list, tuple, str, int, float)):
         return None
     return cls if is_model_class(cls) else None
+
+
+def _untyped_options(validation_strict: object, context: object) -> None:
+    if validation_strict is not None or context is not None:
+        raise TypeError(_NO_TYPE)
 
 
 def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
@@ -103,12 +112,26 @@ def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
 
 
 @overload
-def decode(text: Data, *, type: None = None, strict: bool = True, indent_size: int = 2) -> Any: ...
+def decode(
+    text: Data,
+    *,
+    type: None = None,
+    strict: bool = True,
+    indent_size: int = 2,
+    validation_strict: None = None,
+    context: None = None,
+) -> Any: ...
 
 
 @overload
 def decode(
-    text: Data, *, type: builtins.type[T], strict: bool = True, indent_size: int = 2
+    text: Data,
+    *,
+    type: builtins.type[T],
+    strict: bool = True,
+    indent_size: int = 2,
+    validation_strict: bool | None = None,
+    context: Any = None,
 ) -> T: ...
 
 
@@ -118,6 +141,8 @@ def decode(
     type: builtins.type[T] | None = None,
     strict: bool = True,
     indent_size: int = 2,
+    validation_strict: bool | None = None,
+    context: Any = None,
 ) -> T | Any:
     """Decode a TOON document into plain Python values, or a model instance.
 
@@ -134,9 +159,16 @@ def decode(
             ``False``, duplicate keys resolve last-write-wins, indentation is
             rounded down to whole levels, blank lines inside arrays are
             ignored, declared counts and row widths are not enforced, and a
-            malformed header is read as a plain ``key: value`` line.  Must
-            be a ``bool``.
+            malformed header is read as a plain ``key: value`` line.  This
+            is TOON's own (wire) strictness; it must be a ``bool``.
         indent_size: Spaces per indentation level (default 2).
+        validation_strict: The framework's strict mode for the validation of
+            a typed decode (``model_validate(strict=...)``,
+            ``msgspec.convert(strict=...)``); ``None`` keeps the framework's
+            default.  Named apart from ``strict``, which is TOON's.
+        context: Passed to Pydantic validators (``model_validate(context=...)``);
+            a ``context`` for a msgspec type raises ``TypeError``, since
+            msgspec validation takes none.
 
     Raises:
         TOONError: for malformed text (including invalid UTF-8), naming the
@@ -144,26 +176,40 @@ def decode(
         eson.ValidationError: (typed) for well-formed text whose values the
             model rejects, naming the line, section, row and field.
         TypeError: when ``text`` is neither ``str`` nor bytes-like, when
-            ``strict`` is not a ``bool``, or for a ``type`` that is not a
-            model class or breaks a schema rule.
+            ``strict`` is not a ``bool``, for a ``type`` that is not a model
+            class or breaks a schema rule, and for validation options that
+            do not apply.
         ValueError: for a bad ``indent_size``.
     """
     if type is None:
+        _untyped_options(validation_strict, context)
         return decode_text(text_of(text), strict=strict, indent_size=indent_size)
-    result: T = reader_for(type, indent_size).decode(text, strict)
+    result: T = reader_for(type, indent_size).decode(text, strict, validation_strict, context)
     return result
 
 
 @overload
 def try_decode(
-    text: Data, *, type: None = None, strict: bool = True, indent_size: int = 2
-) -> DecodeResult[Any]: ...
+    text: Data,
+    *,
+    type: None = None,
+    strict: bool = True,
+    indent_size: int = 2,
+    validation_strict: None = None,
+    context: None = None,
+) -> Ok[Any] | Err: ...
 
 
 @overload
 def try_decode(
-    text: Data, *, type: builtins.type[T], strict: bool = True, indent_size: int = 2
-) -> DecodeResult[T]: ...
+    text: Data,
+    *,
+    type: builtins.type[T],
+    strict: bool = True,
+    indent_size: int = 2,
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> Ok[T] | Err: ...
 
 
 def try_decode(
@@ -172,28 +218,32 @@ def try_decode(
     type: builtins.type[T] | None = None,
     strict: bool = True,
     indent_size: int = 2,
-) -> DecodeResult[T] | DecodeResult[Any]:
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> Ok[T] | Ok[Any] | Err:
     """Decode without raising on bad text: for message routers.
 
+    Takes the arguments of :func:`decode`.
+
     Returns:
-        ``DecodeResult(ok=True, value=...)``, or ``DecodeResult(ok=False,
-        error=...)`` holding the :class:`TOONError` or (typed)
-        :class:`eson.ValidationError`.  A ``type`` that is not a valid model
-        class, or a ``strict`` that is not a ``bool``, still raises
-        ``TypeError``: those are mistakes in the call, not in the text.
+        ``Ok(value)``, or ``Err(error)`` holding the :class:`TOONError` or
+        (typed) :class:`eson.ValidationError`; see
+        :data:`eson.DecodeResult` for how type checkers narrow them.  A
+        ``type`` that is not a valid model class, a ``strict`` that is not a
+        ``bool``, or options that do not apply, still raise ``TypeError``:
+        those are mistakes in the call, not in the text.
     """
     if type is None:
+        _untyped_options(validation_strict, context)
         try:
-            return DecodeResult(
-                True, decode_text(text_of(text), strict=strict, indent_size=indent_size)
-            )
+            return Ok(decode_text(text_of(text), strict=strict, indent_size=indent_size))
         except ESONError as exc:
-            return DecodeResult(False, None, exc)
+            return Err(exc)
     reader = reader_for(type, indent_size)
     try:
-        return DecodeResult(True, reader.decode(text, strict))
+        return Ok(reader.decode(text, strict, validation_strict, context))
     except ESONError as exc:
-        return DecodeResult(False, None, exc)
+        return Err(exc)
 
 
 class Encoder:
@@ -236,23 +286,39 @@ class Decoder(Generic[T]):
 
     Args:
         type: The model class to validate into, or ``None``.
-        strict: Strict-mode checks (see :func:`eson.toon.decode`); a ``bool``.
+        strict: TOON's strict-mode checks (see :func:`eson.toon.decode`); a ``bool``.
         indent_size: Spaces per indentation level (default 2).
+        validation_strict: The framework's strict mode for every decode
+            (see :func:`eson.toon.decode`).
+        context: Pydantic validation context for every decode.
 
     Raises:
-        TypeError: when ``strict`` is not a ``bool``.
+        TypeError: when ``strict`` is not a ``bool``, or for validation
+            options that do not apply.
     """
 
-    __slots__ = ("_reader", "indent_size", "strict", "type")
+    __slots__ = ("_reader", "context", "indent_size", "strict", "type", "validation_strict")
 
     @overload
     def __init__(
-        self: Decoder[Any], type: None = None, *, strict: bool = True, indent_size: int = 2
+        self: Decoder[Any],
+        type: None = None,
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+        validation_strict: None = None,
+        context: None = None,
     ) -> None: ...
 
     @overload
     def __init__(
-        self: Decoder[T], type: builtins.type[T], *, strict: bool = True, indent_size: int = 2
+        self: Decoder[T],
+        type: builtins.type[T],
+        *,
+        strict: bool = True,
+        indent_size: int = 2,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None: ...
 
     def __init__(
@@ -261,13 +327,21 @@ class Decoder(Generic[T]):
         *,
         strict: bool = True,
         indent_size: int = 2,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None:
         self.strict = strict_flag(strict)
         if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
             raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
         self.type = type
         self.indent_size = indent_size
+        self.validation_strict = validation_strict
+        self.context = context
         self._reader = reader_for(type, indent_size) if type is not None else None
+        if self._reader is None:
+            _untyped_options(validation_strict, context)
+        else:
+            check_options(self._reader.binding, validation_strict, context)
 
     def decode(self, text: Data) -> T:
         """Decode one document (see :func:`eson.toon.decode`)."""
@@ -277,7 +351,7 @@ class Decoder(Generic[T]):
                 text_of(text), strict=self.strict, indent_size=self.indent_size
             )
             return plain  # type: ignore[no-any-return]
-        result: T = reader.decode(text, self.strict)
+        result: T = reader.decode(text, self.strict, self.validation_strict, self.context)
         return result
 
     def __repr__(self) -> str:

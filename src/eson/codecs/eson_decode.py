@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
 from eson.errors import CountError, DecodeError, ValidationError, echo
 from eson.schema.annotations import literal_values
@@ -35,9 +36,9 @@ from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSche
 from eson.wire.eson_cells import decode_column, encode_str
 from eson.wire.eson_reader import (
     Section,
+    build_records,
     decode_section,
     entries_from,
-    record_builder,
     scan_sections,
     split_columns,
 )
@@ -150,7 +151,7 @@ class _RecordsDecoder:
                 records = None
         if records is None:
             if fields:
-                records = list(map(record_builder(fields), *columns))
+                records = build_records(fields, columns, section.count)
             else:
                 records = [{} for _ in range(section.count)]
         return records if section.kind == "records" else records[0]
@@ -243,11 +244,21 @@ class DocumentReader:
                         stray_line=stray,
                     )
 
-    def decode(self, data: str | bytes | bytearray | memoryview) -> Any:
-        """Decode and validate; see the module documentation."""
+    def decode(
+        self,
+        data: str | bytes | bytearray | memoryview,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> Any:
+        """Decode and validate; see the module documentation.
+
+        ``validation_strict`` and ``context`` go to the framework's validation
+        (see :func:`eson.decode`).
+        """
+        check_options(self.binding, validation_strict, context)
         document, sections = self.plain(data)
         try:
-            return self.validate(document)
+            return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:

@@ -60,7 +60,12 @@ def encode_model(obj: object, number: bool | None = None) -> str:
     return writer_for(type(obj)).encode(obj, number)
 
 
-def decode_model(cls: type[T], data: str | bytes | bytearray | memoryview) -> T:
+def decode_model(
+    cls: type[T],
+    data: str | bytes | bytearray | memoryview,
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> T:
     """Read an ESON document into a validated instance of ``cls``."""
-    result: Any = reader_for(cls).decode(data)
+    result: Any = reader_for(cls).decode(data, validation_strict, context)
     return result  # type: ignore[no-any-return]

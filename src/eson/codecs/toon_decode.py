@@ -46,14 +46,14 @@ from typing import Any
 from eson.codecs.generated import compile_function
 from eson.codecs.toon_columns import decode_ints, decode_numbers
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
-from eson.codecs.validation import Place, validation_error
+from eson.codecs.validation import Place, check_options, validation_error
 from eson.errors import TOONError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, FieldSchema, RecordSchema
 from eson.wire.options import strict_flag
 from eson.wire.toon_header import HeaderField, RowLayout, parse_header
-from eson.wire.toon_limits import MAX_DEPTH
+from eson.wire.toon_limits import MAX_DEPTH, check_objects
 from eson.wire.toon_parser import Positions, decode_text, text_of
 from eson.wire.toon_quoting import DELIMITERS, format_key, format_string, parse_cells
 from eson.wire.toon_scanner import find_unquoted, split_cells, split_lines, split_table
@@ -68,6 +68,8 @@ _DELIMITER_OF = {"": ",", "|": "|", "\t": "\t"}
 _NONE: type = type(None)
 # Deeper than this many nested templates, fields are read as blocks.
 _MAX_TEMPLATE_DEPTH = 32
+# Tables whose header lists more fields than this go to the untyped parser.
+_MAX_TABLE_FIELDS = 256
 
 Column = Sequence[Any]
 TokenDecoder = Callable[[list[str]], tuple[list[Any], bool]]
@@ -200,7 +202,9 @@ class _Compiler:
         template: ObjectTemplate | None = None
         if schema is not None and schema.fields:
             template = ObjectTemplate(self, cls, binding, schema.fields, depth, True, stack)
-            template.regex = re.compile(f"({template.source})")
+            # Anchored at line starts: findall then tries each line once, never each
+            # character of a long line (which made a failing template quadratic).
+            template.regex = re.compile(f"^({template.source})", re.MULTILINE)
         self.items[key] = template
         return template
 
@@ -209,6 +213,8 @@ class _Compiler:
         key = (symbol, fields)
         found = self.layouts.get(key)
         if found is None:
+            if fields.count(symbol or ",") >= _MAX_TABLE_FIELDS:
+                raise MismatchError  # a builder of thousands of fields costs more than it saves
             header = parse_header(f"[0{symbol}]{fields}:", strict=True)
             if header is None or header.layout is None or header.fields is None:
                 raise MismatchError
@@ -402,6 +408,11 @@ class _Records(_Field):
         layout, build = self.compiler.layout(symbol, fields)
         if level + layout.nesting > MAX_DEPTH:
             raise MismatchError
+        if layout.objects > 1:
+            try:
+                check_objects(sum(counts) * layout.objects, sum(map(len, blocks)))
+            except TOONError:
+                raise MismatchError from None  # the untyped parser says where
         pad = self.row_pad
         if len(blocks) == 1:
             full = blocks[0]
@@ -723,13 +734,24 @@ class DocumentReader:
         except Exception:  # MismatchError, or anything unexpected: the untyped parser decides
             return decode_text(text, strict=strict, indent_size=self.indent_size)
 
-    def decode(self, data: str | bytes | bytearray | memoryview, strict: bool = True) -> Any:
-        """Decode and validate; see the module documentation."""
+    def decode(
+        self,
+        data: str | bytes | bytearray | memoryview,
+        strict: bool = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> Any:
+        """Decode and validate; see the module documentation.
+
+        ``strict`` is TOON's strict mode; ``validation_strict`` and ``context``
+        go to the framework's validation (see :func:`eson.toon.decode`).
+        """
+        check_options(self.binding, validation_strict, context)
         strict = strict_flag(strict)
         text = text_of(data)
         document = self.plain(text, strict)
         try:
-            return self.validate(document)
+            return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:

@@ -80,7 +80,9 @@ def decode_model(
     data: str | bytes | bytearray | memoryview,
     strict: bool = True,
     indent_size: int = 2,
+    validation_strict: bool | None = None,
+    context: Any = None,
 ) -> T:
     """Read a TOON document into a validated instance of ``cls``."""
-    result: Any = reader_for(cls, indent_size).decode(data, strict)
+    result: Any = reader_for(cls, indent_size).decode(data, strict, validation_strict, context)
     return result  # type: ignore[no-any-return]

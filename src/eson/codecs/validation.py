@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eson.errors import ECHO_LIMIT, ValidationError, echo, echo_value, printable
-from eson.schema.binding import Problem
+from eson.schema.binding import NO_CONTEXT, Binding, Problem
 
-__all__ = ["Place", "Placer", "validation_error"]
+__all__ = ["Place", "Placer", "check_options", "validation_error"]
 
 #: Where a problem sits: ``line``, ``section``, ``row`` and ``field`` (each
 #: possibly ``None``).
@@ -42,6 +42,21 @@ _SHORT_MESSAGES = {
     "missing": "missing required field",
     "extra_forbidden": "unknown field (extra fields are forbidden)",
 }
+
+
+def check_options(binding: Binding, validation_strict: object, context: object) -> None:
+    """Check the validation options of a typed decode before any text is read.
+
+    Raises:
+        TypeError: for a ``validation_strict`` other than ``True``, ``False`` or
+            ``None``, or a ``context`` for a framework whose validation takes none.
+    """
+    if validation_strict is not None and not isinstance(validation_strict, bool):
+        raise TypeError(
+            f"validation_strict must be True, False or None, not {echo(validation_strict)}"
+        )
+    if context is not None and not binding.takes_context:
+        raise TypeError(NO_CONTEXT.format(framework=binding.name))
 
 
 def _value_at(document: Any, loc: Sequence[str | int]) -> Any:

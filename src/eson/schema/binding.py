@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from eson.schema.model import FieldSchema
 
 __all__ = [
+    "NO_CONTEXT",
     "NO_DEFAULT",
     "Binding",
     "FieldNotes",
@@ -27,6 +28,7 @@ __all__ = [
     "ModelShape",
     "Problem",
     "SurrogateError",
+    "Validator",
     "replace_surrogates",
 ]
 
@@ -141,10 +143,31 @@ def replace_surrogates(document: Any) -> tuple[Any, list[tuple[str | int, ...]]]
     return clean(document, ()), paths
 
 
+#: Why a framework without validation context refuses ``context=`` (``{framework}``).
+NO_CONTEXT = (
+    "context= is a Pydantic validation option (model_validate(context=...)); "
+    "{framework} validation (msgspec.convert) takes no context"
+)
+
+
+class Validator(Protocol):
+    """Validates a plain document into an instance, with the framework's options.
+
+    ``strict`` is the framework's own strict mode (``None``: its default);
+    ``context`` is passed to Pydantic validators (``None``: none).
+    """
+
+    def __call__(self, document: Any, strict: bool | None = None, context: Any = None) -> Any:
+        """Return the validated instance, or raise the framework's error."""
+
+
 class Binding(Protocol):
     """The framework-specific operations the compiler and back ends use."""
 
     name: str
+
+    #: Whether validation takes a ``context`` (Pydantic's ``model_validate(context=)``).
+    takes_context: bool
 
     #: The framework's own model base classes (``pydantic.BaseModel``,
     #: ``msgspec.Struct``): classes without fields that stand for their
@@ -191,7 +214,7 @@ class Binding(Protocol):
     def dump_field(self, obj: object, spec: FieldSpec) -> Any:
         """The JSON-mode dump of one field of an instance (slow, exact)."""
 
-    def validator(self, cls: type) -> Callable[[Any], Any]:
+    def validator(self, cls: type) -> Validator:
         """A function validating a plain document into an instance of ``cls``."""
 
     def notes(self, cls: type) -> dict[str, FieldNotes]:

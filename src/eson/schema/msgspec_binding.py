@@ -19,12 +19,14 @@ import msgspec.inspect
 
 from eson.schema.annotations import generic_parameters, substitute, unwrap
 from eson.schema.binding import (
+    NO_CONTEXT,
     NO_DEFAULT,
     FieldNotes,
     FieldSpec,
     ModelShape,
     Problem,
     SurrogateError,
+    Validator,
     replace_surrogates,
 )
 from eson.schema.model import FieldSchema
@@ -75,6 +77,7 @@ class MsgspecBinding:
     """
 
     name = "msgspec"
+    takes_context = False
     base_classes: frozenset[type] = frozenset({msgspec.Struct})
 
     def model_shape(self, tp: object) -> ModelShape | None:
@@ -154,12 +157,15 @@ class MsgspecBinding:
     def dump_field(self, obj: object, spec: FieldSpec) -> Any:
         return _to_builtins(getattr(obj, spec.attr))
 
-    def validator(self, cls: type) -> Callable[[Any], Any]:
-        def validate(document: Any) -> Any:
+    def validator(self, cls: type) -> Validator:
+        def validate(document: Any, strict: bool | None = None, context: Any = None) -> Any:
+            if context is not None:
+                raise TypeError(NO_CONTEXT.format(framework="msgspec"))
+            chosen = True if strict is None else strict  # msgspec's default is strict
             try:
-                return _convert(document, cls)
+                return _convert(document, cls, strict=chosen)
             except UnicodeEncodeError:
-                raise _surrogate_error(document, cls) from None
+                raise _surrogate_error(document, cls, chosen) from None
 
         return validate
 
@@ -271,7 +277,7 @@ def _struct_default(info: msgspec.structs.FieldInfo) -> tuple[Any, tuple[Any, ..
     return NO_DEFAULT, examples
 
 
-def _surrogate_error(document: Any, cls: Any) -> Exception:
+def _surrogate_error(document: Any, cls: Any, strict: bool) -> Exception:
     """The validation error for a document msgspec refused with ``UnicodeEncodeError``.
 
     msgspec reads a string it must convert (to ``int``, ``float``, ``UUID``,
@@ -282,7 +288,7 @@ def _surrogate_error(document: Any, cls: Any) -> Exception:
     """
     cleaned, paths = replace_surrogates(document)
     try:
-        _convert(cleaned, cls)
+        _convert(cleaned, cls, strict=strict)
     except msgspec.ValidationError as exc:
         return exc
     except UnicodeEncodeError:  # a surrogate the copy did not reach

@@ -26,6 +26,7 @@ from eson.schema.binding import (
     ModelShape,
     Problem,
     SurrogateError,
+    Validator,
     replace_surrogates,
 )
 from eson.schema.model import FieldSchema
@@ -76,6 +77,7 @@ class PydanticBinding:
     """Pydantic models (and the dataclasses inside them)."""
 
     name = "pydantic"
+    takes_context = True
     base_classes: frozenset[type] = frozenset({BaseModel})
 
     def model_shape(self, tp: object) -> ModelShape | None:
@@ -196,18 +198,20 @@ class PydanticBinding:
             return obj.model_dump(mode="json", by_alias=True, include={spec.attr})[spec.wire]
         return self.dump(obj)[spec.wire]
 
-    def validator(self, cls: type) -> Callable[[Any], Any]:
+    def validator(self, cls: type) -> Validator:
         if isinstance(cls, type) and issubclass(cls, BaseModel):
             _complete(cls)
-            run: Callable[[Any], Any] = cls.__pydantic_validator__.validate_python
+            run: Callable[..., Any] = cls.__pydantic_validator__.validate_python
         else:
             run = _adapter(cls).validate_python
 
-        def validate(document: Any) -> Any:
+        def validate(document: Any, strict: bool | None = None, context: Any = None) -> Any:
             try:
-                return run(document)
+                return run(document, strict=strict, context=context)
             except UnicodeEncodeError:
-                raise _surrogate_error(document, run) from None
+                raise _surrogate_error(
+                    document, lambda cleaned: run(cleaned, strict=strict, context=context)
+                ) from None
 
         return validate
 

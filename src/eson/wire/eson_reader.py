@@ -32,6 +32,7 @@ __all__ = [
     "HEADER",
     "Section",
     "SectionKind",
+    "build_records",
     "decode_document",
     "entries_from",
     "entry_extent",
@@ -54,6 +55,9 @@ _split_tab = methodcaller("split", "\t")
 # Sections with fewer rows than this build dicts with zip; generating a builder
 # only pays for itself on longer arrays (and bounds work on hostile documents).
 _BUILDER_THRESHOLD = 16
+# Nor for more fields than this: compiling a function of thousands of
+# parameters costs more than it saves, and grows faster than the header.
+_BUILDER_MAX_FIELDS = 64
 
 
 @dataclass(slots=True)
@@ -505,7 +509,14 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
                 row=row,
                 field=fields[position],
             ) from None
-    if section.count < _BUILDER_THRESHOLD:
+    return build_records(fields, columns, section.count)
+
+
+def build_records(
+    fields: tuple[str, ...], columns: list[list[Any]], count: int
+) -> list[dict[str, Any]]:
+    """One dict per row from decoded columns (one list per field, each ``count`` long)."""
+    if count < _BUILDER_THRESHOLD or len(fields) > _BUILDER_MAX_FIELDS:
         return [dict(zip(fields, values)) for values in zip(*columns)]
     return list(map(record_builder(fields), *columns))
 

@@ -53,11 +53,13 @@ class RowLayout:
         width: Number of leaf fields, i.e. cells per row.
         nesting: How many object levels a row adds below the array: 1 for
             flat field lists, more with nested field groups.
+        objects: How many objects one row builds: 1, plus one per nested
+            field group.
         names: The leaf names in order when the list has no nested groups,
             else ``None``.
     """
 
-    __slots__ = ("_ops", "names", "nesting", "width")
+    __slots__ = ("_ops", "names", "nesting", "objects", "width")
 
     def __init__(self, fields: Sequence[HeaderField]) -> None:
         ops: list[tuple[int, str]] = []
@@ -80,6 +82,7 @@ class RowLayout:
                 nesting = max(nesting, len(stack))
         self.width = width
         self.nesting = nesting
+        self.objects = 1 + sum(1 for op, _ in ops if op == _OPEN)
         self.names: tuple[str, ...] | None = (
             tuple(name for _, name in ops) if nesting == 1 else None
         )

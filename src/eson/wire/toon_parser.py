@@ -23,7 +23,7 @@ from typing import Any
 from eson.errors import TOONError, echo
 from eson.wire.options import strict_flag
 from eson.wire.toon_header import Header, parse_header
-from eson.wire.toon_limits import MAX_DEPTH
+from eson.wire.toon_limits import MAX_DEPTH, OBJECT_ALLOWANCE, check_objects
 from eson.wire.toon_quoting import parse_column, parse_primitive, unescape
 from eson.wire.toon_scanner import (
     ScannedLines,
@@ -566,6 +566,12 @@ class _Parser:
         if strict and len(texts) != header.length:
             self.index = index
             raise TOONError(f"table declares {header.length} rows but has {len(texts)}")
+        if texts and layout.objects > 1:
+            self.index = index
+            try:
+                check_objects(len(texts) * layout.objects, sum(map(len, texts)))
+            except TOONError as exc:
+                raise TOONError(exc.reason, section=header.key) from None
         if texts:
             try:
                 values = [parse_column(column) for column in columns]
@@ -610,6 +616,7 @@ class _Parser:
         row_depth = depth + 1
         count = len(contents)
         seen = 0
+        built = chars = 0  # objects built, and characters of rows read
         line_no = index + 1
         while line_no < count:
             line_depth = depths[line_no]
@@ -644,6 +651,14 @@ class _Parser:
             values.extend([None] * (width - len(values)))
             if strict and key in entries:
                 raise TOONError(f"duplicate key {echo(key)}", section=header.key, row=seen + 1)
+            built += layout.objects
+            chars += len(line)
+            if built > OBJECT_ALLOWANCE:
+                try:
+                    check_objects(built, chars)
+                except TOONError as exc:
+                    self.index = index
+                    raise TOONError(exc.reason, section=header.key) from None
             entries[key] = layout.build(values)
             if self.positions is not None:
                 self.positions.key(entries, key, self.numbers[line_no])

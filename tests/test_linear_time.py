@@ -1,0 +1,355 @@
+"""Every decoder stays linear in its input: hostile shapes, compared at two sizes.
+
+No absolute time is asserted.  Each shape is built at size ``n`` and ``8 n``
+and decoded (or rejected) by each of the six decoders -- ESON and TOON,
+untyped and typed on Pydantic and on msgspec -- taking the best of a few
+runs; the larger input must take less than 20 times as long (linear work
+gives about 8, quadratic about 64).  A measurement that fails is repeated
+before the test fails, so a busy machine does not make it flaky.
+
+The shapes are the ones that made a decoder quadratic once (typed TOON list
+items whose template backtracked over a long line; the ESON duplicate-field
+check) and the others a hostile sender can build: long lines, many entries,
+long field lists, deep or long JSON cells, long indentation runs, many list
+items, long quoted strings full of escapes, unterminated quotes, counts that
+disagree with their rows ...
+"""
+
+# No "from __future__ import annotations": msgspec resolves annotations at module scope.
+
+import gc
+import time
+from collections.abc import Callable
+from typing import Any, Optional
+
+import msgspec
+import pydantic
+import pytest
+
+import eson
+import eson.toon
+
+FACTOR = 8
+LIMIT = 20  # linear work gives ~FACTOR, quadratic ~FACTOR**2
+REPEATS = 3
+ATTEMPTS = 4
+
+
+# -- the models the typed decoders read into ------------------------------------------
+# A typed reader takes its fast path (a template of the canonical layout) only
+# when the text holds exactly the model's fields, so each shape names the
+# fields it holds and gets models of just those.
+
+
+class PItem(pydantic.BaseModel):
+    a: str
+    b: int = 0
+
+
+class PRow(pydantic.BaseModel):
+    id: int
+    name: str
+    score: float
+
+
+class PInner(pydantic.BaseModel):
+    x: str = ""
+    y: int = 0
+
+
+class MItem(msgspec.Struct):
+    a: str
+    b: int = 0
+
+
+class MRow(msgspec.Struct):
+    id: int
+    name: str
+    score: float
+
+
+class MInner(msgspec.Struct):
+    x: str = ""
+    y: int = 0
+
+
+#: Every field a shape may hold: (Pydantic type, msgspec type, default).
+FIELDS: dict[str, tuple[Any, Any, Any]] = {
+    "name": (str, str, ""),
+    "items": (list[PItem], list[MItem], []),
+    "rows": (list[PRow], list[MRow], []),
+    "tags": (list[str], list[str], []),
+    "inner": (Optional[PInner], Optional[MInner], None),
+    "data": (Any, Any, None),
+    "retry": (Optional[int], Optional[int], None),
+}
+
+
+def _attempt(decode: Callable[[str], Any]) -> Callable[[str], None]:
+    def run(text: str) -> None:
+        try:
+            decode(text)
+        except eson.ESONError:
+            pass  # rejecting the text is fine; rejecting it slowly is not
+
+    return run
+
+
+def _decoders(module: Any, fields: tuple[str, ...]) -> dict[str, Callable[[str], None]]:
+    """The untyped and the two typed decoders of ``module`` for documents of ``fields``."""
+    pydantic_model = pydantic.create_model(  # type: ignore[call-overload]
+        "Doc", **{name: (FIELDS[name][0], FIELDS[name][2]) for name in fields}
+    )
+    msgspec_model = msgspec.defstruct(
+        "Doc", [(name, FIELDS[name][1], FIELDS[name][2]) for name in fields]
+    )
+    prefix = module.__name__.rsplit(".", 1)[-1]
+    return {
+        prefix: _attempt(module.decode),
+        f"{prefix}-pydantic": _attempt(module.Decoder(pydantic_model).decode),
+        f"{prefix}-msgspec": _attempt(module.Decoder(msgspec_model).decode),
+    }
+
+
+# -- the shapes: each builds a document of about n units, and names its fields --------
+
+H = "!eson/1\n"
+Shape = tuple[Callable[[int], str], tuple[str, ...]]
+
+
+def _fields(n: int) -> str:
+    return ",".join(f"f{i}" for i in range(n))
+
+
+ESON_SHAPES: dict[str, Shape] = {
+    "duplicate field at the end of a long header": (
+        lambda n: H + "rows[1]{" + _fields(n) + f",f{n - 1}}}\n" + "1\t" * n + "1\n",
+        ("rows",),
+    ),
+    "long field list": (
+        lambda n: H + "rows[1]{" + _fields(n) + "}\n" + "\t".join(["1"] * n) + "\n",
+        ("rows",),
+    ),
+    "long bare scalar": (lambda n: H + "name=" + "ab cd " * n + "x\n", ("name",)),
+    "long quoted scalar full of escapes": (
+        lambda n: H + 'name="' + '\\n\\t\\u00e9\\"' * n + '"\n',
+        ("name",),
+    ),
+    "unterminated quoted scalar": (lambda n: H + 'name="' + "\\\\" * n + "\n", ("name",)),
+    "many scalar entries": (lambda n: H + "".join(f"k{i}=v{i}\n" for i in range(n)), ()),
+    "many rows": (
+        lambda n: H
+        + f"rows[{n}]{{id,name,score}}\n"
+        + "".join(f"{i}\tname {i}\t{i}.5\n" for i in range(n)),
+        ("rows",),
+    ),
+    "many one-column rows, a swallowed entry": (
+        lambda n: H + f"tags[{n + 1}]\n" + "t\n" * n + "retry=3\n",
+        ("tags", "retry"),
+    ),
+    "many rows, count too high, entries after": (
+        lambda n: H + f"rows[{2 * n}]{{id,name,score}}\n" + "1\tx\t1.5\n" * n + "k=1\n" * n,
+        ("rows",),
+    ),
+    "many rows, count too low": (
+        lambda n: H + "rows[1]{id,name,score}\n" + "1\tx\t1.5\n" * n,
+        ("rows",),
+    ),
+    "long row of tabs": (lambda n: H + "rows[1]{id,name,score}\n" + "\t" * n + "\n", ("rows",)),
+    "deep JSON cell": (
+        lambda n: H + "data=" + "[" * n + "]" * n + "\n",
+        ("data",),
+    ),
+    "many deep JSON cells": (
+        lambda n: H + f"tags[{n // 50}]\n" + ("[" * 50 + "]" * 50 + "\n") * (n // 50),
+        ("tags",),
+    ),
+    "too deep JSON cell": (lambda n: H + "data=" + "[" * n + "\n", ("data",)),
+    "long JSON cell": (
+        lambda n: H + "data=[" + ",".join(['{"a":"x\\ny"}'] * n) + "]\n",
+        ("data",),
+    ),
+    "JSON cell of quotes": (lambda n: H + "data=" + '"' * n + "\n", ("data",)),
+    "numbered rows out of order": (
+        lambda n: H + f"items[{n}]{{n,a}}\n" + "".join(f"{n - i}\tx\n" for i in range(n)),
+        ("items",),
+    ),
+    "long header line": (lambda n: H + "x" * n + "[1]\n1\n", ()),
+    "long count": (lambda n: H + "rows[" + "9" * n + "]{a}\n1\n", ("rows",)),
+    "many lines after a bad header": (lambda n: "!eson/2\n" + "a=1\n" * n, ()),
+}
+
+TOON_SHAPES: dict[str, Shape] = {
+    "list item holding fake list items": (
+        lambda n: "items[1]:\n  - a: " + "x  - a: " * n + "x",
+        ("items",),
+    ),
+    "many list items": (lambda n: f"items[{n}]:\n" + "  - a: x\n    b: 1\n" * n, ("items",)),
+    "many list items, count wrong": (
+        lambda n: f"items[{n + 1}]:\n" + "  - a: x\n    b: 1\n" * n,
+        ("items",),
+    ),
+    "many list items, one field missing": (
+        lambda n: f"items[{n}]:\n" + "  - a: x\n" * n,
+        ("items",),
+    ),
+    "many tabular rows": (
+        lambda n: f"rows[{n}]{{id,name,score}}:\n"
+        + "".join(f"  {i},name {i},{i}.5\n" for i in range(n)),
+        ("rows",),
+    ),
+    "tabular rows, count wrong": (
+        lambda n: f"rows[{n + 1}]{{id,name,score}}:\n" + "  1,x,1.5\n" * n,
+        ("rows",),
+    ),
+    "long field list": (
+        lambda n: "rows[1]{" + _fields(n) + "}:\n  " + ",".join(["1"] * n),
+        ("rows",),
+    ),
+    "many rows under nested field groups": (
+        lambda n: f"rows[{n}]{{id,name{{first,last{{x,y}}}},score}}:\n" + "  1,a,b,c,1.5\n" * n,
+        ("rows",),
+    ),
+    "many rows under too deep field groups": (
+        lambda n: f"rows[{n}]{{" + "a{" * 100 + "b" + "}" * 100 + "}:\n" + "  1\n" * n,
+        ("rows",),
+    ),
+    "long indentation run": (lambda n: "inner:\n" + " " * (2 * n) + "x: 1", ("inner",)),
+    "long odd indentation": (lambda n: "inner:\n" + " " * (2 * n + 1) + "x: 1", ("inner",)),
+    "deep objects": (
+        lambda n: "".join("  " * i + f"k{i}:\n" for i in range(n)) + "  " * n + "v: 1",
+        (),
+    ),
+    "many keys": (lambda n: "".join(f"k{i}: v{i}\n" for i in range(n)), ()),
+    "long quoted string full of escapes": (
+        lambda n: 'name: "' + '\\n\\t\\"\\\\' * n + '"',
+        ("name",),
+    ),
+    "unterminated quoted string": (lambda n: 'name: "' + "\\\\" * n, ("name",)),
+    "many quoted cells": (lambda n: f"tags[{n}]: " + ",".join(['"a,b"'] * n), ("tags",)),
+    "quotes and a colon at the end of a row": (
+        lambda n: "rows[1]{id,name,score}:\n  " + '"x",' * n + "1:",
+        ("rows",),
+    ),
+    "unbalanced quotes in a row": (
+        lambda n: "rows[1]{id,name,score}:\n  " + '"' * n,
+        ("rows",),
+    ),
+    "keyed table": (
+        lambda n: f"data[{n}:]{{x,y}}:\n" + "".join(f"  k{i}: a,{i}\n" for i in range(n)),
+        ("data",),
+    ),
+    "inline array": (lambda n: f"tags[{n}]: " + ",".join(["t"] * n), ("tags",)),
+    "many blank lines in an array": (
+        lambda n: "items[2]:\n  - a: x\n" + "\n" * n + "  - a: y\n",
+        ("items",),
+    ),
+    "many comments": (lambda n: "# c\n" * n + "name: x", ("name",)),
+    "long key": (lambda n: "k" * n + ": 1", ()),
+    "long header key": (lambda n: "k" * n + "[1]: 1", ()),
+    "long bracket segment": (lambda n: "tags[" + "1" * n + "]: 1", ("tags",)),
+    "line of tabs": (lambda n: "name: " + "\t" * n, ("name",)),
+    "list item with many extra lines": (
+        lambda n: "items[1]:\n  - a: x\n    b: 1\n" + "    c: d\n" * n,
+        ("items",),
+    ),
+    "duplicate keys": (lambda n: "name: x\n" * n, ("name",)),
+}
+
+#: Units of the shapes whose size is bounded by a nesting limit (500 levels of JSON
+#: in a cell, 256 of TOON): their large input stays within it, and they are
+#: not doubled.  The others start at DEFAULT_SIZE.
+SIZES = {"deep JSON cell": 60, "deep objects": 30}
+DEFAULT_SIZE = 1000
+#: Least CPU time of the small input (seconds); smaller inputs are doubled until it is.
+MIN_TIME = 0.001
+#: Most characters of the large input when a small one is doubled.
+MAX_CHARS = 400_000
+
+
+def _best(run: Callable[[str], None], text: str, enough: float = float("inf")) -> float:
+    """Best-of CPU time (other processes' load does not count; no collector pauses).
+
+    Stops repeating once a run takes ``enough``: the verdict is clear then.
+    """
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(REPEATS):
+            start = time.process_time()
+            run(text)
+            elapsed = time.process_time() - start
+            best = min(best, elapsed)
+            if elapsed >= enough:
+                break
+    finally:
+        gc.enable()
+    return best
+
+
+def _assert_linear(
+    run: Callable[[str], None], build: Callable[[int], str], n: int, fixed: bool = False
+) -> None:
+    run(build(n))  # warm up: compile the typed reader, fill caches
+    small = build(n)
+    small_time = _best(run, small)
+    # Too quick to compare well: double, but keep the large input below MAX_CHARS
+    # (past that, cache misses add a one-time step that is no growth rate).
+    while (
+        small_time < MIN_TIME
+        and not fixed
+        and n < 64 * DEFAULT_SIZE
+        and len(build(2 * n)) * FACTOR <= MAX_CHARS
+    ):
+        n *= 2
+        small = build(n)
+        small_time = _best(run, small)
+    large = build(n * FACTOR)
+    ratios = []
+    for _ in range(ATTEMPTS):
+        ratio = _best(run, large, LIMIT * small_time) / small_time
+        if ratio < LIMIT:
+            return
+        ratios.append(round(ratio, 1))
+        if ratio > 2 * LIMIT:
+            break  # far beyond noise: no need to measure again
+        small_time = min(small_time, _best(run, small))
+    pytest.fail(
+        f"{FACTOR}x the input took {ratios}x the time (limit {LIMIT}x): not linear "
+        f"({len(small)} and {len(large)} characters)"
+    )
+
+
+def _cases(shapes: dict[str, Shape], module: Any) -> list[Any]:
+    cases = []
+    for shape, (build, fields) in shapes.items():
+        for decoder, run in _decoders(module, fields).items():
+            size = SIZES.get(shape, DEFAULT_SIZE)
+            cases.append(pytest.param(run, build, size, shape in SIZES, id=f"{shape}-{decoder}"))
+    return cases
+
+
+Run = Callable[[str], None]
+Build = Callable[[int], str]
+
+
+@pytest.mark.parametrize(("run", "build", "n", "fixed"), _cases(ESON_SHAPES, eson))
+def test_eson_decoders_are_linear(run: Run, build: Build, n: int, fixed: bool) -> None:
+    _assert_linear(run, build, n, fixed)
+
+
+@pytest.mark.parametrize(("run", "build", "n", "fixed"), _cases(TOON_SHAPES, eson.toon))
+def test_toon_decoders_are_linear(run: Run, build: Build, n: int, fixed: bool) -> None:
+    _assert_linear(run, build, n, fixed)
+
+
+def test_the_harness_catches_quadratic_work() -> None:
+    """The comparison fails for work that grows with the square of the input."""
+
+    def quadratic(text: str) -> None:
+        for _ in range(len(text) // 200):
+            text.count("x")
+
+    with pytest.raises(pytest.fail.Exception, match="not linear"):
+        _assert_linear(quadratic, lambda n: "x" * n, 20000)
