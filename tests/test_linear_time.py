@@ -17,10 +17,11 @@ disagree with their rows ...
 
 # No "from __future__ import annotations": msgspec resolves annotations at module scope.
 
+import contextlib
 import gc
 import time
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any
 
 import msgspec
 import pydantic
@@ -79,18 +80,16 @@ FIELDS: dict[str, tuple[Any, Any, Any]] = {
     "items": (list[PItem], list[MItem], []),
     "rows": (list[PRow], list[MRow], []),
     "tags": (list[str], list[str], []),
-    "inner": (Optional[PInner], Optional[MInner], None),
+    "inner": (PInner | None, MInner | None, None),
     "data": (Any, Any, None),
-    "retry": (Optional[int], Optional[int], None),
+    "retry": (int | None, int | None, None),
 }
 
 
 def _attempt(decode: Callable[[str], Any]) -> Callable[[str], None]:
     def run(text: str) -> None:
-        try:
-            decode(text)
-        except eson.ESONError:
-            pass  # rejecting the text is fine; rejecting it slowly is not
+        with contextlib.suppress(eson.ESONError):  # rejecting the text is fine,
+            decode(text)  # rejecting it slowly is not
 
     return run
 
