@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -117,7 +118,7 @@ def test_root_must_be_a_mapping() -> None:
 
 
 def test_record_arrays_need_one_schema() -> None:
-    with pytest.raises(eson.EncodeError, match="one schema") as info:
+    with pytest.raises(eson.EncodeError, match="share one key set") as info:
         eson.encode({"rows": [{"a": 1}, {"a": 1}, {"b": 1}]})
     assert (info.value.section, info.value.row) == ("rows", 3)
     # The same key set in another order is one schema, written in the first row's order.
@@ -243,3 +244,18 @@ def test_validation_errors_pickle_with_their_details() -> None:
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is eson.ValidationError and str(again) == str(error)
     assert again.errors == error.errors
+
+
+def test_a_list_of_dicts_with_different_keys_says_how_to_fix_it() -> None:
+    """docs/eson.md quotes this error; the docs and the encoder must agree."""
+    with pytest.raises(eson.EncodeError) as info:
+        eson.encode({"tasks": [{"id": 1, "owner": "a"}, {"id": 2, "due": "x"}]})
+    message = str(info.value)
+    assert (info.value.section, info.value.row) == ("tasks", 2)
+    assert "one array per key set" in message and "optional" in message
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "eson.md").read_text()
+    assert message in docs.splitlines()
+    wide = {f"k{i}": i for i in range(50)}
+    with pytest.raises(eson.EncodeError) as info:
+        eson.encode({"t": [wide, {**wide, "x" * 10000: 1}]})
+    assert len(str(info.value)) < 1000 and "(51 in all)" in str(info.value)

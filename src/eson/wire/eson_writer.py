@@ -4,6 +4,7 @@ The root is a ``dict`` whose keys are names.  Each entry becomes, by the
 shape of its value:
 
 - a list of dicts that share one key set  -> record array ``name[N]{fields}``
+  (a list of dicts whose key sets differ is an error, as in the reference)
 - any other list or tuple                 -> scalar array ``name[N]``
 - a dict                                  -> single record ``name{fields}``
 - anything else                           -> scalar ``name=cell``
@@ -93,7 +94,10 @@ def write_record_array(
     for index, row in enumerate(rows):
         if row.keys() != first:
             raise EncodeError(
-                f"record array must have one schema: fields {list(row)} differ from {fields}",
+                "a list of dicts is a record array, whose rows share one key set, but this "
+                f"row has the fields {_fields_text(row)} and row 1 {_fields_text(rows[0])}; "
+                "split the list into one array per key set, or encode a typed model whose "
+                "record type declares every field (the missing ones optional)",
                 section=name,
                 row=index + 1,
             )
@@ -120,6 +124,14 @@ def write_record_array(
         lines.extend(map("\t".join, zip(*columns)))
     else:
         lines.extend([""] * len(rows))
+
+
+def _fields_text(row: dict[Any, Any]) -> str:
+    """A row's keys for a message: the first few, each echoed."""
+    keys = list(row)
+    shown = ", ".join(echo(key) for key in keys[:8])
+    more = f", ... ({len(keys)} in all)" if len(keys) > 8 else ""
+    return f"[{shown}{more}]"
 
 
 def _check_reserved_n(name: str, rows: list[Any] | tuple[Any, ...]) -> None:
