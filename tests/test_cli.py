@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +42,7 @@ def test_encode_and_decode_through_stdio(monkeypatch: pytest.MonkeyPatch) -> Non
     code, out = run(monkeypatch, ["decode"], text.encode())
     assert code == 0
     assert out == f'{{"id":{big},"rows":[{{"n":1,"a":"x y","b":1.5}}]}}\n'
-    code, out = run(monkeypatch, ["decode", "--indent", "2"], text.encode())
+    code, out = run(monkeypatch, ["decode", "--json-indent", "2"], text.encode())
     assert json.loads(out) == {"id": big, "rows": [{"n": 1, "a": "x y", "b": 1.5}]}
     assert "\n  " in out
 
@@ -80,21 +84,30 @@ def test_invalid_input_exits_1_with_one_line(
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "message"),
     [
-        [],
-        ["bogus"],
-        ["decode", "--indent", "-1"],
-        ["encode", "--nope"],
-        ["toon"],
-        ["toon", "encode", "--delimiter", ";"],
+        ([], "eson: error: the following arguments are required: COMMAND"),
+        (["bogus"], "eson: error: argument COMMAND: invalid choice: 'bogus'"),
+        (["decode", "--json-indent", "-1"], "eson decode: error: argument --json-indent: must be from 0 to 32"),
+        (["decode", "--json-indent", "1000000000"], "eson decode: error: argument --json-indent: must be from 0 to 32"),
+        (["toon", "encode", "--indent", "1000000000"], "eson toon encode: error: argument --indent: must be from 1 to 32"),
+        (["toon", "decode", "--indent", "0"], "eson toon decode: error: argument --indent: must be from 1 to 32"),
+        (["encode", "--nope"], "eson: error: unrecognized arguments: --nope"),
+        (["toon"], "eson toon: error: the following arguments are required: COMMAND"),
+        (["toon", "encode", "--delimiter", ";"], "eson toon encode: error: argument --delimiter"),
+        # --indent is TOON's spaces per level in every command; JSON output has --json-indent.
+        (["decode", "--indent", "2"], "eson decode: error: --indent is TOON's spaces per level; pretty-print JSON with --json-indent N"),
     ],
 )
-def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_exit_2_with_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 2
-    assert "usage:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+    assert err.endswith("--help)\n")
 
 
 def test_demo_runs_as_a_module() -> None:
@@ -151,3 +164,100 @@ def test_toon_commands(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     assert code == 1 and out == "" and err.startswith("error: line ")
     code, out = run(monkeypatch, ["toon", "decode", "--no-strict"], short)
     assert code == 0 and json.loads(out) == {"items": [{"id": 1}, {"id": 2}]}
+
+
+# -- the real command in a subprocess: output that cannot be written, and signals ------
+
+ESON_COMMAND = [sys.executable, "-m", "eson"]
+
+
+def _big_document(tmp_path: Path) -> Path:
+    """An ESON file whose JSON output is far larger than a pipe's buffer."""
+    path = tmp_path / "big.eson"
+    rows = "".join(f"{i}\tsome text to fill the pipe\n" for i in range(1, 40001))
+    path.write_text(f"!eson/1\nrows[40000]{{id,text}}\n{rows}", encoding="utf-8")
+    return path
+
+
+def _one_error_line(stderr: bytes) -> str:
+    text = stderr.decode("utf-8")
+    assert "Traceback" not in text and text.count("\n") == 1, text
+    assert text.startswith("error: ") or ": error: " in text, text
+    return text
+
+
+def test_a_full_disk_is_an_error(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    source = _big_document(tmp_path)
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([*ESON_COMMAND, "decode", str(source)], stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 1
+    assert _one_error_line(done.stderr) == "error: cannot write standard output: No space left on device\n"
+    done = subprocess.run(
+        [*ESON_COMMAND, "decode", str(source), "-o", "/dev/full"], capture_output=True
+    )
+    assert done.returncode == 1
+    assert _one_error_line(done.stderr) == "error: cannot write /dev/full: No space left on device\n"
+
+
+def test_a_broken_pipe_is_an_error(tmp_path: Path) -> None:
+    """``eson decode big.eson | head -1``: the lost output is reported, not hidden."""
+    reader, writer = os.pipe()
+    process = subprocess.Popen(
+        [*ESON_COMMAND, "decode", str(_big_document(tmp_path))], stdout=writer, stderr=subprocess.PIPE
+    )
+    os.close(writer)
+    assert os.read(reader, 1) == b"{"  # the command is writing: now stop reading
+    os.close(reader)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert _one_error_line(stderr) == (
+        "error: standard output was closed before all output was written (broken pipe)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("redirect", "message"),
+    [
+        (">&-", "error: cannot write standard output: it is closed\n"),
+        ("<&-", "error: cannot read standard input: it is closed\n"),
+    ],
+)
+def test_closed_standard_streams(redirect: str, message: str, tmp_path: Path) -> None:
+    source = tmp_path / "a.eson"
+    source.write_text("!eson/1\na=1\n", encoding="utf-8")
+    argument = "" if redirect == "<&-" else shlex.quote(str(source))
+    command = " ".join(shlex.quote(part) for part in ESON_COMMAND) + f" decode {argument} {redirect}"
+    done = subprocess.run(["sh", "-c", command], capture_output=True)
+    assert done.returncode == 1
+    assert _one_error_line(done.stderr) == message
+
+
+def test_closed_standard_error_still_sets_the_status() -> None:
+    command = " ".join(shlex.quote(part) for part in ESON_COMMAND) + " decode 2>&-"
+    done = subprocess.run(["sh", "-c", command], input=b"not eson", capture_output=True)
+    assert done.returncode == 1 and done.stdout == b""
+
+
+def test_ctrl_c_is_one_line_and_status_130() -> None:
+    process = subprocess.Popen(
+        [*ESON_COMMAND, "decode"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdin is not None
+    process.stdin.write(b"!eson/1\n")
+    process.stdin.flush()
+    time.sleep(2)  # let it start and block on reading the rest of its input
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert _one_error_line(stderr) == "error: interrupted\n"
+
+
+def test_huge_indent_is_refused_before_any_output(tmp_path: Path) -> None:
+    source = tmp_path / "a.eson"
+    source.write_text("!eson/1\na=[[[1]]]\n", encoding="utf-8")
+    for argv in (["decode", "--json-indent", "1000000000"], ["toon", "decode", "--json-indent", "99"]):
+        done = subprocess.run([*ESON_COMMAND, *argv, str(source)], capture_output=True)
+        assert done.returncode == 2 and done.stdout == b""
+        assert "must be from 0 to 32" in _one_error_line(done.stderr)

@@ -2,46 +2,65 @@
 
 ::
 
-    eson encode [FILE] [--number] [--stats] [-o OUT]   JSON -> ESON
-    eson decode [FILE] [--indent N] [-o OUT]      ESON -> JSON
+    eson encode [FILE] [--number] [--stats] [-o OUT]                 JSON -> ESON
+    eson decode [FILE] [--json-indent N] [-o OUT]                    ESON -> JSON
     eson toon encode [FILE] [--delimiter D] [--indent N] [--stats] [-o OUT]    JSON -> TOON
     eson toon decode [FILE] [--indent N] [--no-strict] [--json-indent N] [-o OUT]
-    eson stats [FILE] [--encoding E] [--number]  bytes and tokens of each format
-    eson lint [FILE] [--type module:Model] [--toon]   Wire Profile W1/W4/W5/W6
-    eson demo                                     a short tour
+    eson stats [FILE] [--encoding E] [--number]     bytes and tokens of each format
+    eson lint [FILE] [--type module:Model] [--toon]  Wire Profile W1/W4/W5/W6
+    eson demo                                                        a short tour
+
+Every flag means one thing in every command: ``--indent`` is TOON's spaces
+per level (of the output when encoding, of the input when decoding) and
+``--json-indent`` pretty-prints JSON output.
 
 Input comes from FILE or standard input, output goes to OUT or standard
-output.  Exit status: 0 on success, 1 for invalid input (one line
-``error: line N: ...`` on standard error), 2 for usage errors.  Integers of
-any size survive the JSON round trip.  ``eson lint`` prints its findings on
-standard error and exits 1 when a MUST rule is broken, as the reference
-linter does.  Token counts (``stats``, ``--stats``) need the
-``typed-eson[tokens]`` extra.
+output.  Exit status: 0 on success, 1 for invalid input or output that
+cannot be written (a full disk, a closed or broken pipe), 2 for usage
+errors, 130 when interrupted.  Every failure is one line on standard error
+(``error: line N: ...``), never a traceback.  Integers of any size survive
+the JSON round trip.  ``eson lint`` prints its findings on standard error and
+exits 1 when a MUST rule is broken, as the reference linter does.  Token
+counts (``stats``, ``--stats``) need the ``typed-eson[tokens]`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any, NoReturn, Union
 
-from eson.errors import ESONError
+from eson.errors import ESONError, printable
 
 __all__ = ["main"]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
+
+#: Largest indentation a flag accepts (a huge one would only make huge output).
+MAX_INDENT = 32
 
 
 class InputError(Exception):
     """Input that is not what the command expects (bad JSON, unreadable file)."""
 
 
+class OutputError(Exception):
+    """Output that cannot be written (a full disk, a closed or broken pipe)."""
+
+
 def _read(path: str | None) -> bytes:
     if path is None or path == "-":
-        return sys.stdin.buffer.read()
+        if sys.stdin is None:
+            raise InputError("cannot read standard input: it is closed")
+        try:
+            return sys.stdin.buffer.read()
+        except OSError as exc:
+            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from None
     try:
         with open(path, "rb") as handle:
             return handle.read()
@@ -49,17 +68,38 @@ def _read(path: str | None) -> bytes:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def _write_all(stream: Any, data: bytes) -> None:
+    """Write all of ``data``: a pipe closed mid-write returns a short count, not an error."""
+    view = memoryview(data)
+    while view:
+        written = stream.write(view)
+        if not written:
+            raise OSError(errno.EPIPE, "the output accepts no more data")
+        view = view[written:]
+    stream.flush()
+
+
 def _write(path: str | None, text: str) -> None:
     data = text.encode("utf-8")
+    if not data and (path is None or path == "-"):
+        return  # nothing to write (eson lint): a closed standard output is no error
     if path is None or path == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        if sys.stdout is None:
+            raise OutputError("cannot write standard output: it is closed")
+        try:
+            _write_all(sys.stdout.buffer, data)
+        except BrokenPipeError:
+            raise OutputError(
+                "standard output was closed before all output was written (broken pipe)"
+            ) from None
+        except OSError as exc:
+            raise OutputError(f"cannot write standard output: {exc.strerror or exc}") from None
         return
     try:
         with open(path, "wb") as handle:
-            handle.write(data)
+            _write_all(handle, data)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+        raise OutputError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def _reject_constant(name: str) -> Any:
@@ -105,7 +145,7 @@ def _eson_encode(args: argparse.Namespace) -> str:
 def _eson_decode(args: argparse.Namespace) -> str:
     from eson.api import decode
 
-    return _dump_json(decode(_read(args.file)), args.indent)
+    return _dump_json(decode(_read(args.file)), args.json_indent)
 
 
 def _toon_encode(args: argparse.Namespace) -> str:
@@ -273,33 +313,64 @@ def _delimiter(text: str) -> str:
         raise argparse.ArgumentTypeError("choose comma (,), tab or pipe (|)") from None
 
 
-def _non_negative(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError("must be zero or more")
-    return number
+def _indent(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not least <= number <= MAX_INDENT:
+            raise argparse.ArgumentTypeError(f"must be from {least} to {MAX_INDENT}")
+        return number
+
+    return parse
 
 
-def _positive(text: str) -> int:
-    number = _non_negative(text)
-    if number == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return number
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n")
+
+
+class _MovedFlag(argparse.Action):
+    """A flag this command does not take, with the one that does what was meant."""
+
+    def __init__(self, *args: Any, instead: str, **kwargs: Any) -> None:
+        self.instead = instead
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        parser.error(self.instead)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``eson`` command."""
-    parser = argparse.ArgumentParser(
-        prog="eson", description="Convert between JSON and ESON (and TOON)."
+    parser = _Parser(prog="eson", description="Convert between JSON and ESON (and TOON).")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def io_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("file", nargs="?", metavar="FILE", help="input file (default: stdin)")
         sub.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+
+    def json_indent(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--json-indent",
+            type=_indent(0),
+            metavar="N",
+            help=f"pretty-print the JSON output, N spaces per level (0 to {MAX_INDENT})",
+        )
+
+    def toon_indent(sub: argparse.ArgumentParser, whose: str) -> None:
+        sub.add_argument(
+            "--indent",
+            type=_indent(1),
+            default=2,
+            metavar="N",
+            help=f"TOON spaces per level of the {whose} (1 to {MAX_INDENT}, default 2)",
+        )
 
     def encoding_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
@@ -327,32 +398,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     decode = commands.add_parser("decode", help="ESON to JSON")
     io_options(decode)
-    decode.add_argument("--indent", type=_non_negative, metavar="N", help="pretty-print JSON")
+    json_indent(decode)
+    decode.add_argument(
+        "--indent",
+        action=_MovedFlag,
+        instead="--indent is TOON's spaces per level; pretty-print JSON with --json-indent N",
+        nargs="?",
+        help=argparse.SUPPRESS,
+    )
     decode.set_defaults(run=_eson_decode)
 
     toon = commands.add_parser("toon", help="JSON to and from TOON")
-    toon_commands = toon.add_subparsers(dest="toon_command", required=True, metavar="COMMAND")
+    toon_commands = toon.add_subparsers(
+        dest="toon_command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
     toon_encode = toon_commands.add_parser("encode", help="JSON to TOON")
     io_options(toon_encode)
     toon_encode.add_argument(
         "--delimiter", type=_delimiter, default=",", help="comma (default), tab or pipe"
     )
-    toon_encode.add_argument(
-        "--indent", type=_positive, default=2, metavar="N", help="spaces per level (default 2)"
-    )
+    toon_indent(toon_encode, "output")
     stats_options(toon_encode)
     toon_encode.set_defaults(run=_toon_encode)
     toon_decode = toon_commands.add_parser("decode", help="TOON to JSON")
     io_options(toon_decode)
-    toon_decode.add_argument(
-        "--indent", type=_positive, default=2, metavar="N", help="spaces per level (default 2)"
-    )
+    toon_indent(toon_decode, "input")
     toon_decode.add_argument(
         "--no-strict", dest="strict", action="store_false", help="lenient decoding (TOON §14)"
     )
-    toon_decode.add_argument(
-        "--json-indent", type=_non_negative, metavar="N", help="pretty-print JSON"
-    )
+    json_indent(toon_decode)
     toon_decode.set_defaults(run=_toon_decode)
 
     stats = commands.add_parser(
@@ -381,25 +455,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 1 bad input, 2 usage)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace], Union[str, tuple[str, int]]] = args.run  # noqa: UP007
+def _fail(message: str, status: int) -> int:
+    """Report one line on standard error (when there is one) and return ``status``."""
+    if sys.stderr is not None:
+        try:
+            print(f"error: {printable(message)}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass  # standard error is gone too: the status says it
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that exiting flushes nothing."""
+    if sys.stdout is None:
+        return
     try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 1 failed, 2 usage, 130 interrupted)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        run: Callable[[argparse.Namespace], Union[str, tuple[str, int]]] = args.run  # noqa: UP007
         result = run(args)
         text, status = result if isinstance(result, tuple) else (result, 0)
         _write(args.output, text)
         if status:
             return status
-    except ESONError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return 1
+    except (ESONError, InputError) as exc:
+        return _fail(str(exc), 1)
+    except OutputError as exc:
+        _silence_stdout()
+        return _fail(str(exc), 1)
+    except MemoryError:
+        return _fail("out of memory", 1)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
     return 0
 
 
