@@ -27,6 +27,7 @@ counts (``stats``, ``--stats``) need the ``typed-eson[tokens]`` extra.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -458,10 +459,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _fail(message: str, status: int) -> int:
     """Report one line on standard error (when there is one) and return ``status``."""
     if sys.stderr is not None:
-        try:
+        with contextlib.suppress(OSError, ValueError):  # standard error is gone too
             print(f"error: {printable(message)}", file=sys.stderr, flush=True)
-        except (OSError, ValueError):
-            pass  # standard error is gone too: the status says it
     return status
 
 
