@@ -493,6 +493,33 @@ def test_runtime_rejects_each_incorrect_class(
     assert message.startswith(f"{case.name}"), message
 
 
+@pytest.mark.parametrize("case", _bad_params())
+def test_runtime_and_plugin_word_each_rule_the_same(
+    case: BadClass, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One rule table (eson.schema.rule_table) words both: the same sentence, both sides.
+
+    The runtime's message, without its ``Owner.attr:`` prefix and code, is the
+    plugin's diagnostic for that rule in that class (the plugin capitalizes it).
+    """
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    skip = {c.name for c in bad_classes(case.file)}
+    with pytest.raises(TypeError) as raised:
+        _module_up_to(case.file, case.name, skip=skip)
+    code = first_in_rule_order(case.codes)
+    found = re.fullmatch(r"[^:]+: (.*) \[(eson-[a-z-]+)\]", str(raised.value))
+    assert found is not None and found.group(2) == code, str(raised.value)
+    runtime = found.group(1)
+    tree = ast.parse((FIXTURES / case.file).read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == case.name)
+    plugin = [
+        d.message.rsplit("  [", 1)[0]
+        for d in expected_diagnostics(case.file)
+        if d.code == code and node.lineno <= d.line <= (node.end_lineno or node.lineno)
+    ]
+    assert runtime[:1].upper() + runtime[1:] in plugin
+
+
 @pytest.mark.skipif(not _runtime_ready(), reason="runtime models not built yet")
 @pytest.mark.parametrize(("file", "name"), _ok_params())
 def test_runtime_accepts_each_correct_class(file: str, name: str) -> None:

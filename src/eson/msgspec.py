@@ -66,7 +66,7 @@ def _check_now(cls: type, *, record: bool) -> None:
     try:
         if record:
             schema = record_schema(cls)
-            check_reserved_n(cls, None, cls, schema.wire_names)
+            check_reserved_n(cls, None, cls, schema.fields)
         else:
             document_schema(cls)
     except NameError:
@@ -106,12 +106,12 @@ def _duplicate_error(
     specs = _wire_names(bases, namespace, config)
     if specs is not None:
         try:
-            check_duplicate_names(qualname, specs)
+            check_duplicate_names(qualname, specs, "msgspec")
         except TypeError as error:
             return error
     return TypeError(
         f"{qualname.rsplit('<locals>.', 1)[-1]}: two fields share a wire name after "
-        "renaming; give one of them another wire name (msgspec.field(name=...)) "
+        "renaming; give one of them a distinct wire name with msgspec.field(name=...) "
         "[eson-duplicate-name]"
     )
 

@@ -29,10 +29,13 @@ of the offending annotation:
 
 The runtime enforces the same rules when a class is defined (``TypeError`` whose
 message names the same code), so checkers without plugins (Pyright, ...) still get
-them the first time the module is imported.
+them the first time the module is imported.  Both take the rule codes, their order,
+the wording of every message and ESON's name production from one module,
+:mod:`eson.schema.rule_table`.
 
-This module imports only mypy and the standard library, never pydantic, msgspec or
-typed-eson's runtime modules.  The set of encodable types lives in
+Besides mypy and the standard library this module imports only that table (and so
+the ``eson`` package, which needs msgspec but never Pydantic); it never loads the
+model bases or a framework binding.  The set of encodable types lives in
 :data:`SCALAR_TYPES`, :data:`CONTAINER_TYPES` and :data:`ARRAY_TYPES`; a project
 with its own codecs can extend it from the mypy configuration::
 
@@ -48,7 +51,6 @@ from __future__ import annotations
 import ast
 import configparser
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -96,6 +98,9 @@ from mypy.types import (
     get_proper_type,
 )
 
+from eson.schema import rule_table
+from eson.schema.rule_table import RULES, Hint, Why, capitalized
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10; mypy itself depends on tomli there
@@ -122,21 +127,15 @@ __all__ = [
 # Error codes.  The runtime check at class definition uses the same five codes.
 # --------------------------------------------------------------------------------------
 
-RECORD_ARRAY: Final = ErrorCode(
-    "eson-record-array", "A record array must hold one concrete record type", "ESON"
-)
-WIRE_NAME: Final = ErrorCode(
-    "eson-wire-name", "A wire name must match ESON's name production", "ESON"
-)
-RESERVED_N: Final = ErrorCode(
-    "eson-reserved-n", "The first field of a record array is reserved for row numbers", "ESON"
-)
-DUPLICATE_NAME: Final = ErrorCode(
-    "eson-duplicate-name", "Wire names must be unique within a class", "ESON"
-)
-UNSUPPORTED_TYPE: Final = ErrorCode(
-    "eson-unsupported-type", "The schema compiler cannot encode this field type", "ESON"
-)
+def _code(name: str) -> ErrorCode:
+    return ErrorCode(name, capitalized(RULES[name]), "ESON")
+
+
+RECORD_ARRAY: Final = _code("eson-record-array")
+WIRE_NAME: Final = _code("eson-wire-name")
+RESERVED_N: Final = _code("eson-reserved-n")
+DUPLICATE_NAME: Final = _code("eson-duplicate-name")
+UNSUPPORTED_TYPE: Final = _code("eson-unsupported-type")
 ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
     RECORD_ARRAY,
     WIRE_NAME,
@@ -146,14 +145,8 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
 )
 """Every error code the plugin reports, in rule order."""
 
-CHECK_ORDER: Final[tuple[str, ...]] = (
-    "eson-duplicate-name",
-    "eson-wire-name",
-    "eson-record-array",
-    "eson-unsupported-type",
-    "eson-reserved-n",
-)
-"""The order in which the runtime checks a class (``eson.schema.rules.CHECK_ORDER``).
+CHECK_ORDER: Final[tuple[str, ...]] = rule_table.CHECK_ORDER
+"""The order in which both enforcers check a class (:data:`eson.schema.rule_table.CHECK_ORDER`).
 
 A field breaking several rules is reported once, for the first of them in this order,
 and so the first of a class's codes in this order is the one the runtime raises."""
@@ -262,15 +255,9 @@ _PYDANTIC_FIELD: Final = "pydantic.fields.Field"
 _MSGSPEC_FIELD: Final = "msgspec.field"
 _METADATA_KEY: Final = "eson-mypy"
 
-_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _RENAME_MODES: Final = frozenset({"lower", "upper", "camel", "pascal", "kebab"})
 _DYNAMIC: Final = "<dynamic>"
 _MAX_DEPTH: Final = 24
-
-_SUPPORTED_HINT: Final = (
-    "use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, "
-    "bytes, a model, or a list, tuple, set or dict of those"
-)
 
 # A msgspec ``rename=`` value as far as it is known statically: no renaming, a mode
 # name, a literal mapping, or ``_DYNAMIC`` (a callable or another run-time value).
@@ -279,27 +266,7 @@ _Rename: TypeAlias = str | dict[str, str | None] | None
 
 def is_eson_name(name: str) -> bool:
     """Return whether *name* matches ESON's ``name`` production (ASCII only)."""
-    return _NAME_RE.fullmatch(name) is not None
-
-
-def _first_n(field: _Field) -> str:
-    """How to name a leading ``n`` field: itself, or the field aliased to ``n``."""
-    return '"n"' if field.name == "n" else f'"n" (the wire name of field "{field.name}")'
-
-
-def _field_ref(field: _Field) -> str:
-    """``field "x"``, with its wire name when an alias or rename changes it."""
-    if field.wire is None or field.wire == field.name:
-        return f'field "{field.name}"'
-    return f'field "{field.name}" (wire name "{field.wire}")'
-
-
-def _suggest_name(name: str) -> str:
-    """An ESON name close to *name*, for the hint of ``eson-wire-name``."""
-    fixed = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in name)
-    if not fixed or not (fixed[0].isalpha() or fixed[0] == "_"):
-        fixed = "_" + fixed
-    return fixed
+    return rule_table.is_name(name)
 
 
 def rename_field(name: str, rename: _Rename) -> str | None:
@@ -756,29 +723,12 @@ class _Issue:
     field: str | None  # the field it concerns; None for the class as a whole
 
 
-_TYPE_VAR_HINT: Final = (
-    "a type variable can stand for more than one record type, so declare the rows as "
-    'one concrete Record class ("list[ThatRecord]"), one array per record type'
-)
-_DECLARE_HINT: Final = 'declare a Record class for the rows and use "list[ThatRecord]"'
-_SPLIT_HINT: Final = "split it into one array per record type"
-_SHARED_HINT: Final = (
-    "a record array cannot share its field with other types, so declare them as separate fields"
-)
 _ROOT_MODEL: Final = "pydantic.root_model.RootModel"
-_BASE_CLASSES: Final = frozenset({_PYDANTIC_BASE, _MSGSPEC_BASE, *_ESON_BASES})
 
 
 def _is_base_class(info: TypeInfo) -> bool:
     """Whether *info* is a model base class (no fields; it stands for its subclasses)."""
-    return info.fullname in _BASE_CLASSES
-
-
-def _base_class_hint(info: TypeInfo) -> str:
-    return (
-        f'"{info.name}" is a base class with no fields, so every row would be read back '
-        "empty; declare a Record class for the rows and use \"list[ThatRecord]\""
-    )
+    return info.fullname in rule_table.BASE_CLASS_NAMES
 
 
 class _Checker:
@@ -812,8 +762,7 @@ class _Checker:
             if flavour == "msgspec" and self.reader.class_flag(self.info, "array_like"):
                 # No layout at all: the runtime refuses the class before its fields.
                 self._report(
-                    f'"{self.info.name}" is array_like, so its instances are written as JSON '
-                    "arrays with no field names and have no ESON layout; drop array_like=True",
+                    rule_table.no_layout(self.info.name, "array_like"),
                     self.ctx.cls,
                     UNSUPPORTED_TYPE,
                     None,
@@ -850,7 +799,10 @@ class _Checker:
     def _report(
         self, message: str, context: Context, code: ErrorCode, field: _Field | None
     ) -> None:
-        self.issues.append(_Issue(message, context, code, None if field is None else field.name))
+        """Hold one diagnostic back; ``message`` is the rule table's (made a sentence here)."""
+        self.issues.append(
+            _Issue(capitalized(message), context, code, None if field is None else field.name)
+        )
 
     def _emit(self) -> None:
         """Report the issues found: all of the class's, the first in order of each field's."""
@@ -874,24 +826,12 @@ class _Checker:
 
     # -- rules 2 and 4: names -------------------------------------------------------------
 
-    @staticmethod
-    def _setter(flavour: _Flavour) -> str:
-        return "msgspec.field(name={})" if flavour == "msgspec" else "Field(alias={})"
-
     def _check_wire_names(self, fields: list[_Field], flavour: _Flavour) -> None:
         for field in fields:
             if field.wire is None or field.owner is not self.info or is_eson_name(field.wire):
                 continue
-            what = (
-                f'Field name "{field.name}"'
-                if field.wire == field.name
-                else f'Wire name "{field.wire}" of field "{field.name}"'
-            )
-            example = f'"{_suggest_name(field.wire)}"'
             self._report(
-                f"{what} is not an ESON name; use ASCII letters, digits, "
-                f'"_", "." or "-", starting with a letter or "_" '
-                f"(for example {self._setter(flavour).format(example)})",
+                rule_table.wire_name(field.name, field.wire, flavour),
                 field.context,
                 WIRE_NAME,
                 field,
@@ -909,9 +849,7 @@ class _Checker:
                 later = field if field.owner is self.info else first
                 other = first if later is field else field
                 self._report(
-                    f'Wire name "{field.wire}" of field "{later.name}" is already used by '
-                    f'field "{other.name}"; give one of them a distinct wire name with '
-                    f"{self._setter(flavour).format('...')}",
+                    rule_table.duplicate_name(later.name, field.wire, other.name, flavour),
                     self._where(later),
                     DUPLICATE_NAME,
                     later,
@@ -927,8 +865,7 @@ class _Checker:
         if first.owner is not self.info and owner_kind is not None and owner_kind[1] == "record":
             return  # reported where the inherited field is declared
         self._report(
-            f'Record "{self.info.name}" has {_first_n(first)} as its first field, which ESON '
-            "reserves for row numbers; rename the field or move it after another field",
+            rule_table.reserved_n_first(self.info.name, rule_table.first_n(first.name)),
             self._where(first),
             RESERVED_N,
             first,
@@ -952,18 +889,18 @@ class _Checker:
             if numbered and "n" in wires:
                 clash = record_fields[wires.index("n")]
                 self._report(
-                    f'Record array "{field.name}" is numbered, so its record type '
-                    f'"{record.type.name}" cannot have a field named "n" (number=True adds '
-                    f"that column itself); rename {_field_ref(clash)}",
+                    rule_table.reserved_n_numbered(
+                        field.name, record.type.name, rule_table.field_ref(clash.name, clash.wire)
+                    ),
                     self._where(field),
                     RESERVED_N,
                     field,
                 )
             elif leading_n:
                 self._report(
-                    f'Record array "{field.name}" has record type "{record.type.name}", whose '
-                    f"first field is {_first_n(record_fields[0])}, which ESON reserves for row "
-                    "numbers; rename that field or move it after another field",
+                    rule_table.reserved_n_rows(
+                        field.name, record.type.name, rule_table.first_n(record_fields[0].name)
+                    ),
                     self._where(field),
                     RESERVED_N,
                     field,
@@ -998,12 +935,11 @@ class _Checker:
         elements = [element for found in arrays for element in found]
         hint = self._element_problem(elements, 0)
         if hint is None and len(arrays) < len(arms) and self._row_type(elements) is not None:
-            hint = _SHARED_HINT  # list[A] | A, list[A] | int ...
+            hint = Hint.SHARED  # list[A] | A, list[A] | int ...
         if hint is None:
             return
         self._report(
-            f'Record array "{field.name}" must hold one concrete record type, not '
-            f'"{self._fmt(field.type)}"; {hint}',
+            rule_table.record_array(field.name, self._fmt(field.type), hint),
             field.context,
             RECORD_ARRAY,
             field,
@@ -1059,37 +995,46 @@ class _Checker:
                 return problem
         if any(self._is_row(item) for item in items):
             if len(items) == 2 and any(isinstance(item, NoneType) for item in items):
-                return "rows cannot be null, so drop None from the element type"
-            return _SPLIT_HINT
+                return Hint.NULL_ROWS
+            return Hint.SPLIT
         return next((problem for _, problem in problems if problem is not None), None)
 
     def _may_be_object(self, typ: ProperType, depth: int) -> str | None:
         """Why values of *typ* (no union) may be JSON objects, else ``None``."""
         if isinstance(typ, AnyType) or _is_mapping(typ):
-            return _DECLARE_HINT
+            return Hint.DECLARE
         if isinstance(typ, TypeVarType):
             stands_for = list(typ.values) or [typ.upper_bound]
             if self._element_problem(stands_for, depth + 1) is None and (
                 self._row_type(stands_for) is None
             ):
                 return None  # bound to (or constrained to) types that are never records
-            return _TYPE_VAR_HINT
+            return self._type_var_hint(typ)
         if isinstance(typ, TypeVarLikeType):
-            return _TYPE_VAR_HINT
+            return Hint.type_var(typ.name, None, ())
         if not isinstance(typ, Instance):
             return None
         if typ.type.fullname == "builtins.object":
-            return _DECLARE_HINT
+            return Hint.DECLARE
         if _is_base_class(typ.type):
-            return _base_class_hint(typ.type)
+            return Hint.base_class(typ.type.name)
         shape = self._shape(typ)
         if shape == "record":
-            return _SPLIT_HINT  # a record type among other types
+            return Hint.SPLIT  # a record type among other types
         if shape == "other":
-            return _DECLARE_HINT
+            return Hint.DECLARE
         if typ.type.is_protocol:
-            return "use a concrete Record class instead of a protocol"
+            return Hint.PROTOCOL
         return None
+
+    def _type_var_hint(self, typ: TypeVarType) -> str:
+        bound = get_proper_type(typ.upper_bound)
+        unbound = isinstance(bound, Instance) and bound.type.fullname == "builtins.object"
+        return Hint.type_var(
+            typ.name,
+            None if unbound or typ.values else self._fmt(typ.upper_bound),
+            [self._fmt(value) for value in typ.values],
+        )
 
     # -- rule 5: encodable types --------------------------------------------------------------
 
@@ -1102,14 +1047,13 @@ class _Checker:
         whole = self._fmt(field.type)
         if problem.path:
             dotted = ".".join([problem.path[0][1]] + [name for name, _ in problem.path])
-            why = f'field "{dotted}" has type "{problem.part}", {problem.what}'
-        elif problem.part == whole:
-            why = problem.what
+            message = rule_table.unsupported_nested(
+                field.name, whole, dotted, problem.part, problem.what
+            )
         else:
-            why = f'"{problem.part}" is {problem.what}'
+            message = rule_table.unsupported(field.name, whole, problem.part, problem.what)
         self._report(
-            f'Field "{field.name}" has type "{whole}", which ESON cannot encode ({why}); '
-            f"{_SUPPORTED_HINT}",
+            message,
             field.context,
             UNSUPPORTED_TYPE,
             field,
@@ -1134,9 +1078,9 @@ class _Checker:
         if isinstance(proper, TypedDictType):
             return self._first_unsupported(proper.items.values(), seen, depth)
         if isinstance(proper, (CallableType, Overloaded)):
-            return _Unsupported(self._fmt(proper), "a callable")
+            return _Unsupported(self._fmt(proper), Why.CALLABLE)
         if isinstance(proper, TypeType):
-            return _Unsupported(self._fmt(proper), "a class object")
+            return _Unsupported(self._fmt(proper), Why.CLASS_OBJECT)
         if isinstance(proper, Instance):
             return self._unsupported_instance(proper, seen, depth)
         return None
@@ -1159,14 +1103,14 @@ class _Checker:
         if _is_leaf(info, self.flavour, self.extra_types):
             return None
         if _is_base_class(info):
-            return _Unsupported(self._fmt(typ), "a base class with no fields of its own")
+            return _Unsupported(self._fmt(typ), Why.BASE_CLASS)
         for base in info.mro:
             if base.fullname in CONTAINER_TYPES:
                 mapped = map_instance_to_supertype(typ, base)
                 return self._first_unsupported(mapped.args, seen, depth)
         if _is_model(info):
             return self._unsupported_in_model(typ, seen, depth)
-        what = "a protocol" if info.is_protocol else "a class without an ESON codec"
+        what = Why.PROTOCOL if info.is_protocol else Why.NO_CODEC
         return _Unsupported(self._fmt(typ), what)
 
     def _unsupported_in_model(

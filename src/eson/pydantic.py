@@ -58,7 +58,7 @@ def _check_now(cls: type, *, record: bool) -> None:
     try:
         if record:
             schema = record_schema(cls)
-            check_reserved_n(cls, None, cls, schema.wire_names)
+            check_reserved_n(cls, None, cls, schema.fields)
         else:
             document_schema(cls)
     except (NameError, pydantic.errors.PydanticUndefinedAnnotation):

@@ -91,11 +91,11 @@ class DictRows(eson.Message):
 
 
 class GenericRows(eson.Message, Generic[T]):
-    items: list[T]  # E: Record array "items" must hold one concrete record type, not "list[T]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
+    items: list[T]  # E: Record array "items" must hold one concrete record type, not "list[T]"; type variable "T" is unbound (it may be any type), so the rows could be of more than one record type; declare them as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
 
 
 class BoundGenericRows(eson.Message, Generic[BoundT]):
-    items: list[BoundT]  # E: Record array "items" must hold one concrete record type, not "list[BoundT]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
+    items: list[BoundT]  # E: Record array "items" must hold one concrete record type, not "list[BoundT]"; type variable "BoundT" is bound to "Finding" (it admits every subclass), so the rows could be of more than one record type; declare them as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
 
 
 class ArrayOrSingle(eson.Message):
@@ -111,7 +111,7 @@ class ArrayOrScalar(eson.Message):
 
 
 class NullableGenericRows(eson.Message, Generic[T]):
-    items: list[T | None]  # E: Record array "items" must hold one concrete record type, not "list[T | None]"; a type variable can stand for more than one record type, so declare the rows as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
+    items: list[T | None]  # E: Record array "items" must hold one concrete record type, not "list[T | None]"; type variable "T" is unbound (it may be any type), so the rows could be of more than one record type; declare them as one concrete Record class ("list[ThatRecord]"), one array per record type  [eson-record-array]
 
 
 class ProtocolRows(eson.Message):

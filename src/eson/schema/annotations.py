@@ -197,6 +197,8 @@ def describe(tp: Any) -> str:
         return tp.__qualname__.rsplit("<locals>.", 1)[-1]
     if isinstance(tp, typing.TypeVar):
         return tp.__name__
+    if isinstance(tp, list):  # the parameters of a Callable
+        return "[" + ", ".join(describe(item) for item in tp) + "]"
     members = union_members(tp)
     if members is not None:
         return " | ".join(describe(member) for member in members)

@@ -15,7 +15,7 @@ import typing
 import weakref
 from typing import Any
 
-from eson.schema import rules
+from eson.schema import rule_table, rules
 from eson.schema.annotations import (
     NONE_TYPE,
     cell_type,
@@ -141,34 +141,23 @@ def _checked_specs(cls: type, binding: Binding) -> list[FieldSpec]:
     (msgspec refuses those while creating the class, before anything else),
     then whether the class has a layout at all, then the wire names.
     """
+    name = rules.class_name(cls)
     if rules.is_base_class(cls, binding):
-        raise TypeError(
-            f"{rules.class_name(cls)}: a base class has no fields of its own, so nothing "
-            "could be written or read; use a concrete model class [eson-unsupported-type]"
-        )
+        raise TypeError(f"{name}: {rule_table.base_document(name)} [eson-unsupported-type]")
     specs = binding.fields(cls)
-    rules.check_duplicate_names(cls, specs)
-    if binding.model_shape(cls) != "record":
-        raise TypeError(
-            f"{rules.class_name(cls)}: instances do not write one object with fixed fields "
-            f"(a {binding.name} {_shape_name(binding, cls)}), so they have no ESON layout "
-            "[eson-unsupported-type]"
-        )
+    rules.check_duplicate_names(cls, specs, binding.name)
+    shape = binding.model_shape(cls)
+    if shape != "record":
+        kind = "array_like" if shape == "array" else "other"
+        raise TypeError(f"{name}: {rule_table.no_layout(name, kind)} [eson-unsupported-type]")
     for spec in specs:
-        rules.check_wire_name(cls, spec.attr, spec.wire)
+        rules.check_wire_name(cls, spec.attr, spec.wire, binding.name)
     return specs
 
 
 def _check_types(cls: type, specs: list[FieldSpec], binding: Binding) -> None:
     for spec in specs:
         rules.check_supported_type(cls, spec.attr, spec.annotation, binding)
-
-
-def _shape_name(binding: Binding, cls: type) -> str:
-    shape = binding.model_shape(cls)
-    return {"array": "array-like type", "other": "root or custom-serialized model"}.get(
-        str(shape), "type"
-    )
 
 
 def _compile_record(cls: type, binding: Binding) -> RecordSchema:
@@ -195,7 +184,7 @@ def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
     number = bool(getattr(runtime_class(cls), NUMBER_ATTRIBUTE, False))
     for spec in specs:  # the shape rules first: they say more than "unsupported"
         rest, _ = strip_none(spec.annotation)
-        _entry_kind(cls, spec.attr, rest, binding)
+        _entry_kind(cls, spec.attr, rest, binding, spec.annotation)
     _check_types(cls, specs, binding)
     fields = tuple(_entry(cls, spec, binding, number) for spec in specs)
     uniform, extras = binding.extras(cls)
@@ -214,12 +203,12 @@ def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
 def _entry(owner: type, spec: FieldSpec, binding: Binding, number: bool) -> FieldSchema:
     annotation = spec.annotation
     rest, nullable = strip_none(annotation)
-    kind, record_cls, element = _entry_kind(owner, spec.attr, rest, binding)
+    kind, record_cls, element = _entry_kind(owner, spec.attr, rest, binding, annotation)
     record: RecordSchema | None = None
     if record_cls is not None:
         record = record_schema(record_cls, binding)
         if kind is EntryKind.RECORD_ARRAY:
-            rules.check_reserved_n(owner, spec.attr, record_cls, record.wire_names, numbered=number)
+            rules.check_reserved_n(owner, spec.attr, record_cls, record.fields, numbered=number)
     cell: CellType
     if kind is EntryKind.SCALAR_ARRAY and element is not None:
         cell = cell_type(element, owner, binding)
@@ -238,8 +227,13 @@ def _entry(owner: type, spec: FieldSpec, binding: Binding, number: bool) -> Fiel
     )
 
 
-def _entry_kind(owner: type, attr: str, tp: Any, binding: Binding) -> tuple[EntryKind, Any, Any]:
-    """The entry kind of a (None-stripped) annotation, its record type, its element type."""
+def _entry_kind(
+    owner: type, attr: str, tp: Any, binding: Binding, declared: Any = None
+) -> tuple[EntryKind, Any, Any]:
+    """The entry kind of a (None-stripped) annotation, its record type, its element type.
+
+    ``declared`` is the field's whole annotation, for messages.
+    """
     bare, metadata = unwrap(tp)
     if binding.serialized_annotation(metadata) is not None or is_any(bare):
         return EntryKind.DYNAMIC, None, None
@@ -251,10 +245,12 @@ def _entry_kind(owner: type, attr: str, tp: Any, binding: Binding) -> tuple[Entr
         if lists:  # list[A] | tuple[A, ...]: one array, so one element type
             elements = _union_of_elements(tuple(lists))
             others = tuple(member for member in members if member not in lists)
-            record = rules.check_record_array(owner, attr, elements, binding, alongside=others)
+            record = rules.check_record_array(
+                owner, attr, elements, binding, alongside=others, declared=declared
+            )
             if record is not None:
                 return EntryKind.RECORD_ARRAY, record, elements
-        kinds = {_entry_kind(owner, attr, member, binding)[:2] for member in members}
+        kinds = {_entry_kind(owner, attr, member, binding, declared)[:2] for member in members}
         if len(kinds) == 1:
             kind, record = kinds.pop()
             if kind is EntryKind.SCALAR_ARRAY:
@@ -270,7 +266,7 @@ def _entry_kind(owner: type, attr: str, tp: Any, binding: Binding) -> tuple[Entr
             element: Any = typing.Union[args] if args else NONE_TYPE  # noqa: UP007
         else:
             element = args[0]
-        record = rules.check_record_array(owner, attr, element, binding)
+        record = rules.check_record_array(owner, attr, element, binding, declared=declared)
         if record is not None:
             return EntryKind.RECORD_ARRAY, record, element
         return EntryKind.SCALAR_ARRAY, None, element

@@ -1,10 +1,12 @@
-"""The rules a model type must follow to have a fixed ESON layout.
+"""The rules a model type must follow to have a fixed ESON layout, checked at run time.
 
 Each rule is one function here, checked when a ``Message``/``Record`` class
 is defined (or when a plain model type is first compiled).  A broken rule
 raises :class:`TypeError` naming the class, the field and the rule's code in
-brackets, e.g. ``Review.findings: ... [eson-record-array]``.  The codes are
-stable: the mypy plugin (:mod:`eson.mypy`) reports the same ones.
+brackets, e.g. ``Review.findings: record array "findings" must hold ...
+[eson-record-array]``.  The codes, their order, their wording and the name
+production come from :mod:`eson.schema.rule_table`, which the mypy plugin
+(:mod:`eson.mypy`) reads too, so both report the same rules the same way.
 
 =========================  ===================================================
 code                       rule
@@ -13,8 +15,9 @@ code                       rule
                            type, or a type that is never a record (no
                            ``list[A | B]``, ``list[Any]``, ``list[dict]``,
                            ``list[R | None]``, ``list[T]`` for a type variable
-                           ``T`` that may be a record); a record array has its
-                           field to itself (no ``list[A] | A``)
+                           ``T`` that may be a record, ``list[eson.Record]``);
+                           a record array has its field to itself (no
+                           ``list[A] | A``)
 ``eson-wire-name``         every wire name matches ESON's name production
 ``eson-reserved-n``        no record type whose first field is ``n`` serves as
                            a record array (or is a ``Record``); in a
@@ -22,7 +25,8 @@ code                       rule
                            an ``n`` field at all
 ``eson-duplicate-name``    wire names are unique after aliases and renames
 ``eson-unsupported-type``  every field type is one the model framework can
-                           write as JSON (no callables, arbitrary classes ...)
+                           write as JSON (no callables, arbitrary classes,
+                           model base classes ...)
 =========================  ===================================================
 
 A class that breaks several rules raises for the first of them in
@@ -37,8 +41,9 @@ import collections.abc as abc
 import enum
 import typing
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
+from eson.schema import rule_table
 from eson.schema.annotations import (
     NONE_TYPE,
     container_args,
@@ -51,7 +56,7 @@ from eson.schema.annotations import (
     unwrap,
 )
 from eson.schema.binding import Binding, FieldSpec
-from eson.wire.eson_names import NAME_PATTERN, is_name
+from eson.schema.rule_table import CHECK_ORDER, RULES, Hint, Why
 
 __all__ = [
     "CHECK_ORDER",
@@ -63,27 +68,15 @@ __all__ = [
     "check_wire_name",
 ]
 
-#: Every rule code with a one-line summary (for docs and tools).
-RULES: dict[str, str] = {
-    "eson-record-array": "a record array's element type must be one concrete record type",
-    "eson-wire-name": "wire names must match ESON's name production",
-    "eson-reserved-n": "record arrays reserve a first field named n",
-    "eson-duplicate-name": "wire names must be unique",
-    "eson-unsupported-type": "field types must be serializable as JSON values",
-}
 
+class Named(Protocol):
+    """A field with a Python name and a wire name (a ``FieldSpec``, a ``FieldSchema``)."""
 
-#: The order in which a class is checked.  A class breaking several rules
-#: raises for the first of them; a class whose instances have no ESON layout
-#: at all (an ``array_like`` Struct, a ``RootModel``: ``eson-unsupported-type``)
-#: is refused right after the duplicate names, before its fields are looked at.
-CHECK_ORDER: tuple[str, ...] = (
-    "eson-duplicate-name",
-    "eson-wire-name",
-    "eson-record-array",
-    "eson-unsupported-type",
-    "eson-reserved-n",
-)
+    @property
+    def attr(self) -> str: ...
+
+    @property
+    def wire(self) -> str: ...
 
 
 def class_name(cls: object) -> str:
@@ -108,43 +101,31 @@ def is_base_class(tp: object, binding: Binding) -> bool:
     """Whether ``tp`` is a model *base class*: the framework's or typed-eson's.
 
     ``pydantic.BaseModel``, ``msgspec.Struct``, ``eson.Message``,
-    ``eson.Record`` and their msgspec twins have no fields and stand for
-    their subclasses.  A field declared with one would write a subclass
-    instance without its fields (Pydantic) or read every value back as an
-    empty instance (msgspec), so the rules reject them: data would be lost.
+    ``eson.Record`` and their msgspec twins (:data:`rule_table.BASE_CLASS_NAMES`)
+    have no fields and stand for their subclasses.  A field declared with one
+    would write a subclass instance without its fields (Pydantic) or read
+    every value back as an empty instance (msgspec), so the rules reject
+    them: data would be lost.
     """
     if not isinstance(tp, type):
         return False
     return tp in binding.base_classes or vars(tp).get(BASE_MARKER) is True
 
 
-def base_class_reason(tp: type) -> str:
-    """Why a field cannot be declared with the base class ``tp``."""
-    name = class_name(tp)
-    return (
-        f"{name} is a base class with no fields: a value would be written without its "
-        f"own fields and read back as an empty {name}; declare the concrete model class"
-    )
-
-
-def _fail(owner: object, attr: str | None, reason: str, code: str) -> typing.NoReturn:
+def _fail(owner: object, attr: str | None, message: str, code: str) -> typing.NoReturn:
     where = class_name(owner) if attr is None else f"{class_name(owner)}.{attr}"
-    raise TypeError(f"{where}: {reason} [{code}]")
+    raise TypeError(f"{where}: {message} [{code}]")
 
 
-def check_wire_name(owner: type, attr: str, wire: str) -> None:
+def check_wire_name(owner: type, attr: str, wire: str, framework: str = "pydantic") -> None:
     """Rule ``eson-wire-name``: ``wire`` matches ``[A-Za-z_][A-Za-z0-9_.-]*``."""
-    if not is_name(wire):
-        _fail(
-            owner,
-            attr,
-            f"wire name {wire!r} is not an ESON name ({NAME_PATTERN}); "
-            "choose another alias or rename",
-            "eson-wire-name",
-        )
+    if not rule_table.is_name(wire):
+        _fail(owner, attr, rule_table.wire_name(attr, wire, framework), "eson-wire-name")
 
 
-def check_duplicate_names(owner: type | str, fields: Sequence[FieldSpec]) -> None:
+def check_duplicate_names(
+    owner: type | str, fields: Sequence[FieldSpec], framework: str = "pydantic"
+) -> None:
     """Rule ``eson-duplicate-name``: no two fields share a wire name.
 
     ``owner`` is the class, or its qualified name while the class cannot be
@@ -157,8 +138,7 @@ def check_duplicate_names(owner: type | str, fields: Sequence[FieldSpec]) -> Non
             _fail(
                 owner,
                 spec.attr,
-                f"wire name {spec.wire!r} is already used by field {other!r}; give one "
-                "of them another wire name (an alias, or msgspec.field(name=...))",
+                rule_table.duplicate_name(spec.attr, spec.wire, other, framework),
                 "eson-duplicate-name",
             )
         seen[spec.wire] = spec.attr
@@ -168,7 +148,7 @@ def check_reserved_n(
     owner: type,
     attr: str | None,
     record: Any,
-    wire_names: Sequence[str],
+    fields: Sequence[Named],
     *,
     numbered: bool = False,
 ) -> None:
@@ -184,30 +164,38 @@ def check_reserved_n(
         attr: The field of ``owner`` holding the records (``None`` when the
             record class is checked on its own).
         record: The record type (a model class, or a parametrised generic one).
-        wire_names: The record type's wire names, in order.
+        fields: The record type's fields (``attr`` and ``wire``), in order.
         numbered: Whether the document numbers its record arrays.
     """
-    if wire_names and wire_names[0] == "n":
-        what = "its" if record is owner else f"record type {class_name(record)}'s"
-        _fail(
-            owner,
-            attr if attr is not None else "n",
-            f"{what} first field is named 'n', which ESON reserves for row numbers "
-            "in record arrays; rename it or move it",
-            "eson-reserved-n",
-        )
-    if numbered and "n" in wire_names:
+    clash = next((item for item in fields if item.wire == "n"), None) if numbered else None
+    if clash is not None:  # numbered: any n clashes, the first field's included
         _fail(
             owner,
             attr,
-            f"record type {class_name(record)} has a field named 'n', which clashes with "
-            "the row-number column number=True adds; rename it",
+            rule_table.reserved_n_numbered(
+                attr or clash.attr,
+                class_name(record),
+                rule_table.field_ref(clash.attr, clash.wire),
+            ),
             "eson-reserved-n",
         )
+    if fields and fields[0].wire == "n":
+        first = rule_table.first_n(fields[0].attr)
+        if attr is None:
+            message = rule_table.reserved_n_first(class_name(record), first)
+        else:
+            message = rule_table.reserved_n_rows(attr, class_name(record), first)
+        _fail(owner, attr if attr is not None else fields[0].attr, message, "eson-reserved-n")
 
 
 def check_record_array(
-    owner: type, attr: str, element: Any, binding: Binding, *, alongside: Sequence[Any] = ()
+    owner: type,
+    attr: str,
+    element: Any,
+    binding: Binding,
+    *,
+    alongside: Sequence[Any] = (),
+    declared: Any = None,
 ) -> Any:
     """Rule ``eson-record-array``: classify the element type of a list field.
 
@@ -220,6 +208,8 @@ def check_record_array(
         alongside: The field's other types, besides its arrays and ``None``
             (``A`` in ``list[A] | A``).  A record array must have its field to
             itself, or the field would have no single layout.
+        declared: The field's annotation, for the message (default: a list
+            of ``element``).
 
     Returns:
         The record type when the list is a record array (a model class, or a
@@ -235,120 +225,102 @@ def check_record_array(
     verdict = _record_verdict(element, binding)
     if verdict is None:
         return None
-    if isinstance(verdict, _TypeVarReason):
-        _fail(
-            owner,
-            attr,
-            f"list element type {describe(element)} is not one concrete record type "
-            f"({verdict}), so the array could hold records of more than one type; "
-            "declare the field with one concrete record type, list[R], and use one array "
-            "per record type (a generic Message cannot leave a record array's type to a "
-            "type parameter)",
-            "eson-record-array",
-        )
+    shown = describe(declared) if declared is not None else f"list[{describe(element)}]"
     if isinstance(verdict, str):
-        _fail(
-            owner,
-            attr,
-            f"list element type {describe(element)} is not one concrete record type "
-            f"({verdict}); use list[R] for one model type R, split a mixed batch into "
-            "one list per type, or use scalar elements",
-            "eson-record-array",
-        )
+        _fail(owner, attr, rule_table.record_array(attr, shown, verdict), "eson-record-array")
     if alongside:
-        others = " | ".join(describe(tp) for tp in alongside)
-        _fail(
-            owner,
-            attr,
-            f"a record array of {describe(verdict)} cannot share its field with {others}: "
-            "the field would have no single layout; declare the record array and the "
-            "other value as separate fields",
-            "eson-record-array",
-        )
+        _fail(owner, attr, rule_table.record_array(attr, shown, Hint.SHARED), "eson-record-array")
     return verdict
 
 
-class _TypeVarReason(str):
-    """Why an element type is ambiguous, when the reason is a type variable."""
-
-    __slots__ = ()
-
-
-def _record_verdict(element: Any, binding: Binding) -> Any:
-    """A record type, ``None`` (never a record), or why the element is ambiguous (a str)."""
-    bare, metadata = unwrap(element, keep_type_vars=True)
-    serialized = binding.serialized_annotation(metadata)
-    if serialized is not None:
-        if is_any(serialized):
-            return "a custom serializer without a declared return type may write objects"
-        return _never_record(serialized, binding)
-    if isinstance(bare, typing.TypeVar):
-        return _type_var_reason(bare, binding)
-    if is_base_class(bare, binding):
-        return base_class_reason(bare)
-    if binding.model_shape(bare) == "record":
-        return bare
-    return _never_record(bare, binding)
+def _flat(tp: Any, binding: Binding) -> list[Any]:
+    """The members of a (possibly nested) union, keeping type variables and serializers."""
+    bare, metadata = unwrap(tp, keep_type_vars=True)
+    if binding.serialized_annotation(metadata) is not None:
+        return [tp]
+    members = union_members(bare)
+    if members is None:
+        return [tp]
+    found: list[Any] = []
+    for member in members:
+        for item in _flat(member, binding):
+            if not any(item is seen or item == seen for seen in found):
+                found.append(item)
+    return found
 
 
-def _type_var_reason(var: typing.TypeVar, binding: Binding) -> _TypeVarReason | None:
-    """Why a type variable may be a record (``None`` when what it stands for never is).
+def _record_verdict(element: Any, binding: Binding, depth: int = 0) -> Any:
+    """A record type, ``None`` (never a record), or the :class:`Hint` of why not.
 
-    Unbound, it may be anything; bound to a record type it admits every
-    subclass, each a schema of its own; constrained, it may be each constraint.
+    The same classification as the mypy plugin's: one record type is a
+    record array; several types among which a record, or anything that may
+    be an object (``Any``, a dict, a type variable ...), are not.
     """
-    stands_for = type_var_stands_for(var)
-    verdict = _record_verdict(stands_for, binding)
-    if verdict is None:
+    items = _flat(element, binding)
+    if depth > 24:
         return None
-    if var.__bound__ is not None:
-        what = f"bound to {describe(var.__bound__)}, so it admits every subclass"
-    elif var.__constraints__:
-        what = "constrained to " + ", ".join(describe(c) for c in var.__constraints__)
-    else:
-        what = "unbound, so it may be any type"
-    return _TypeVarReason(f"type variable {var.__name__} is {what}")
+    if len(items) == 1:
+        if _is_row(items[0], binding):
+            return unwrap(items[0], keep_type_vars=True)[0]
+        return _may_be_object(items[0], binding, depth)
+    problems = [(item, _may_be_object(item, binding, depth)) for item in items]
+    for item, problem in problems:
+        if problem is not None and isinstance(unwrap(item, keep_type_vars=True)[0], typing.TypeVar):
+            return problem
+    if any(_is_row(item, binding) for item in items):
+        if len(items) == 2 and any(unwrap(item)[0] in (NONE_TYPE, None) for item in items):
+            return Hint.NULL_ROWS
+        return Hint.SPLIT
+    return next((problem for _, problem in problems if problem is not None), None)
 
 
-def _never_record(tp: Any, binding: Binding) -> str | None:
-    """``None`` when values of ``tp`` are never JSON objects, else the reason."""
+def _is_row(tp: Any, binding: Binding) -> bool:
+    bare, metadata = unwrap(tp, keep_type_vars=True)
+    if binding.serialized_annotation(metadata) is not None or isinstance(bare, typing.TypeVar):
+        return False
+    return not is_base_class(bare, binding) and binding.model_shape(bare) == "record"
+
+
+def _may_be_object(tp: Any, binding: Binding, depth: int) -> str | None:
+    """The :class:`Hint` of why values of ``tp`` (no union) may be JSON objects, or ``None``."""
     bare, metadata = unwrap(tp, keep_type_vars=True)
     serialized = binding.serialized_annotation(metadata)
     if serialized is not None:
         if is_any(serialized):
-            return "a custom serializer without a declared return type may write objects"
-        return _never_record(serialized, binding)
+            return Hint.SERIALIZER
+        verdict = _record_verdict(serialized, binding, depth + 1)
+        return verdict if verdict is None or isinstance(verdict, str) else Hint.DECLARE
     if isinstance(bare, typing.TypeVar):
-        return _type_var_reason(bare, binding)
-    if is_any(bare):
-        return "any value may be an object"
+        stands_for = type_var_stands_for(bare)
+        if _record_verdict(stands_for, binding, depth + 1) is None:
+            return None  # it stands for types that are never records
+        bound = describe(bare.__bound__) if bare.__bound__ is not None else None
+        return Hint.type_var(bare.__name__, bound, [describe(c) for c in bare.__constraints__])
+    if is_any(bare) or container_kind(bare) == "mapping":
+        return Hint.DECLARE
     if bare is NONE_TYPE or bare is None or literal_values(bare) is not None:
         return None
-    members = union_members(bare)
-    if members is not None:
-        for member in members:
-            reason = _never_record(member, binding)
-            if isinstance(reason, _TypeVarReason):
-                return reason
-            if reason is not None:
-                return f"a union member may be an object: {reason}"
-        return None
     if is_base_class(bare, binding):
-        return base_class_reason(bare)
+        return Hint.base_class(class_name(bare))
     shape = binding.model_shape(bare)
     if shape == "record":
-        return f"{describe(bare)} is a record type mixed with other types"
+        return Hint.SPLIT  # a record type among other types
     if shape == "other":
-        return f"{describe(bare)} may write an object"
-    kind = container_kind(bare)
-    if kind == "mapping":
-        return "a dict is an object with no fixed fields"
+        return Hint.DECLARE
     if getattr(bare, "_is_protocol", False):
-        return f"protocol {describe(bare)} may be implemented by records of any type"
+        return Hint.PROTOCOL
     return None
 
 
 _CALLABLES = {abc.Callable, typing.Callable}
+
+
+class _Unsupported(typing.NamedTuple):
+    """Where a type has no codec: the part, why, and the fields leading there."""
+
+    part: str
+    why: str
+    path: tuple[tuple[str, str], ...] = ()  # (attr, owner) of nested model fields
 
 
 def check_supported_type(owner: type, attr: str, annotation: Any, binding: Binding) -> None:
@@ -356,12 +328,19 @@ def check_supported_type(owner: type, attr: str, annotation: Any, binding: Bindi
 
     Walks the whole annotation, including the fields of nested model types.
     """
-    reason = _unsupported(annotation, owner, binding, set())
-    if reason is not None:
-        _fail(owner, attr, reason, "eson-unsupported-type")
+    found = _unsupported(annotation, owner, binding, set())
+    if found is None:
+        return
+    declared = describe(annotation)
+    if found.path:
+        dotted = ".".join([found.path[0][1]] + [name for name, _ in found.path])
+        message = rule_table.unsupported_nested(attr, declared, dotted, found.part, found.why)
+    else:
+        message = rule_table.unsupported(attr, declared, found.part, found.why)
+    _fail(owner, attr, message, "eson-unsupported-type")
 
 
-def _unsupported(tp: Any, owner: type, binding: Binding, seen: set[int]) -> str | None:
+def _unsupported(tp: Any, owner: type, binding: Binding, seen: set[int]) -> _Unsupported | None:
     bare, metadata = unwrap(tp)
     serialized = binding.serialized_annotation(metadata)
     if serialized is not None:
@@ -373,38 +352,39 @@ def _unsupported(tp: Any, owner: type, binding: Binding, seen: set[int]) -> str 
     members = union_members(bare)
     if members is not None:
         for member in members:
-            reason = _unsupported(member, owner, binding, seen)
-            if reason is not None:
-                return reason
+            found = _unsupported(member, owner, binding, seen)
+            if found is not None:
+                return found
         return None
     origin = typing.get_origin(bare)
     if origin in _CALLABLES or bare in _CALLABLES:
-        return f"type {describe(bare)} is a callable, which has no JSON form"
+        return _Unsupported(describe(bare), Why.CALLABLE)
+    if origin is type or bare is type:
+        return _Unsupported(describe(bare), Why.CLASS_OBJECT)
     if container_kind(bare) is not None:
         for arg in container_args(bare):
             if arg is not Ellipsis:
-                reason = _unsupported(arg, owner, binding, seen)
-                if reason is not None:
-                    return reason
+                found = _unsupported(arg, owner, binding, seen)
+                if found is not None:
+                    return found
         return None
     if is_base_class(bare, binding):
-        return base_class_reason(bare)
+        return _Unsupported(describe(bare), Why.BASE_CLASS)
     shape = binding.model_shape(bare)
     if shape is not None:  # a model class, or a parametrised generic one
         if id(bare) in seen:
             return None
         seen.add(id(bare))
         for spec in binding.fields(bare):
-            reason = _unsupported(spec.annotation, bare, binding, seen)
-            if reason is not None:
-                return f"in nested {class_name(bare)}.{spec.attr}: {reason}"
+            found = _unsupported(spec.annotation, bare, binding, seen)
+            if found is not None:
+                path = ((spec.attr, class_name(typing.get_origin(bare) or bare)), *found.path)
+                return _Unsupported(found.part, found.why, path)
         return None
     if isinstance(bare, type) and issubclass(bare, enum.Enum):
         return None
+    if getattr(bare, "_is_protocol", False):
+        return _Unsupported(describe(bare), Why.PROTOCOL)
     if isinstance(bare, type) and binding.leaf_plain(owner, bare) is not None:
         return None
-    return (
-        f"type {describe(bare)} cannot be written as a JSON value by {binding.name}; "
-        "use a supported type (str, int, float, bool, None, Literal, Enum, datetime, "
-        "UUID, Decimal, bytes, models, lists, tuples, sets, dicts)"
-    )
+    return _Unsupported(describe(bare), Why.NO_CODEC)
