@@ -738,7 +738,7 @@ def test_records_without_fields_of_their_own_still_round_trip() -> None:
 
 def test_rule_messages_are_bounded_lines() -> None:
     """Echoed names are clipped and escaped like every other message's."""
-    for alias in ("x y" * 300_000, "bad\nname", "a\rb\u2028\ud800"):
+    for alias in ("x y" * 300_000, "bad\nname", "a\rb\u2028\x00"):
         with pytest.raises(TypeError, match=r"\[eson-wire-name\]") as info:
 
             class Bad(eson.Message):
