@@ -432,10 +432,16 @@ def make_case(seed: int, index: int) -> Case:
     """The case ``index`` of the campaign ``seed`` (deterministic)."""
     rng = random.Random(f"{seed}:{index}")
     fmt, text = seed_document(rng)
-    for _ in range(rng.choice([0, 1, 1, 1, 1, 2, 2, 3])):
-        text = rng.choice(MUTATIONS)(rng, fmt, text)
-        if len(text) > MAX_TEXT:
-            text = text[:MAX_TEXT]
+    if rng.random() < 0.5:
+        # Values only: the structure stays, so the typed fast paths still run and
+        # must agree with validating the untyped reading.
+        for _ in range(rng.choice([1, 1, 2, 3, 5])):
+            text = _cell(rng, fmt, text)
+    else:
+        for _ in range(rng.choice([0, 1, 1, 1, 1, 2, 2, 3])):
+            text = rng.choice(MUTATIONS)(rng, fmt, text)
+    if len(text) > MAX_TEXT:
+        text = text[:MAX_TEXT]
     data: str | bytes = text
     if rng.random() < 0.1:
         raw = text.encode("utf-8", "surrogatepass")
