@@ -131,7 +131,7 @@ def test_line_breaks_in_quoted_keys_stay_escaped(text: str) -> None:
 def test_the_cli_prints_one_line_for_a_key_with_a_line_break() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "eson", "toon", "decode"],
-        input='"a\\nb": 1\n"a\\nb": 2'.encode(),
+        input=b'"a\\nb": 1\n"a\\nb": 2',
         capture_output=True,
         check=False,
     )
