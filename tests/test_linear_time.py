@@ -352,3 +352,21 @@ def test_the_harness_catches_quadratic_work() -> None:
 
     with pytest.raises(pytest.fail.Exception, match="not linear"):
         _assert_linear(quadratic, lambda n: "x" * n, 20000)
+
+
+def test_caches_keyed_by_headers_stay_bounded() -> None:
+    """A stream of documents with ever new table headers cannot grow a reader without bound."""
+    from eson.codecs import toon_decode
+    from eson.codecs.toon_typed import reader_for
+
+    model = pydantic.create_model("Doc", rows=(list[PRow], []))
+    decoder = eson.toon.Decoder(model)
+    for index in range(toon_decode._MAX_CACHED + 100):
+        fields = f"id,name,score,x{index}"
+        with contextlib.suppress(eson.ESONError):
+            decoder.decode(f"rows[1]{{{fields}}}:\n  1,a,1.5,{index}")
+    reader = reader_for(model)
+    records = reader._template.fields[0]  # type: ignore[union-attr]
+    assert isinstance(records, toon_decode._Records)
+    assert 0 < len(records.compiler.layouts) <= toon_decode._MAX_CACHED
+    assert 0 < len(records.decoders) <= toon_decode._MAX_CACHED + 4

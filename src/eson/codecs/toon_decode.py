@@ -70,6 +70,9 @@ _NONE: type = type(None)
 _MAX_TEMPLATE_DEPTH = 32
 # Tables whose header lists more fields than this go to the untyped parser.
 _MAX_TABLE_FIELDS = 256
+# Most entries of a reader's caches keyed by what a text's headers say, so that
+# a stream of documents with ever new headers cannot grow them without bound.
+_MAX_CACHED = 512
 
 Column = Sequence[Any]
 TokenDecoder = Callable[[list[str]], tuple[list[Any], bool]]
@@ -219,7 +222,9 @@ class _Compiler:
             if header is None or header.layout is None or header.fields is None:
                 raise MismatchError
             build = _builder(header.fields, "TOON table rows")
-            found = self.layouts[key] = (header.layout, build)
+            found = (header.layout, build)
+            if len(self.layouts) < _MAX_CACHED:  # headers come from the text: bound the cache
+                self.layouts[key] = found
         return found
 
 
@@ -395,7 +400,9 @@ class _Records(_Field):
     def _decoder(self, path: tuple[str, ...]) -> TokenDecoder:
         found = self.decoders.get(path)
         if found is None:
-            found = self.decoders[path] = _token_decoder(_field_at(self.schema, path, self.binding))
+            found = _token_decoder(_field_at(self.schema, path, self.binding))
+            if len(self.decoders) < _MAX_CACHED:  # paths come from the text's headers
+                self.decoders[path] = found
         return found
 
     def _tables(
