@@ -28,14 +28,14 @@ from __future__ import annotations
 import builtins
 from typing import Any, TypeVar, overload
 
-from eson.api import DecodeResult
+from eson.api import DecodeResult, Err, Ok
 from eson.codecs.columnar_typed import codec_for
 from eson.errors import ESONError
 from eson.schema.compile import is_model_class
 from eson.wire.columnar import decode_columnar, encode_columnar
 from eson.wire.eson_reader import text_of
 
-__all__ = ["DecodeResult", "decode", "encode", "try_decode"]
+__all__ = ["DecodeResult", "Err", "Ok", "decode", "encode", "try_decode"]
 
 T = TypeVar("T")
 
@@ -106,24 +106,27 @@ def decode(text: Data, *, type: builtins.type[T] | None = None) -> T | Any:
 
 
 @overload
-def try_decode(text: Data, *, type: None = None) -> DecodeResult[Any]: ...
+def try_decode(text: Data, *, type: None = None) -> Ok[Any] | Err: ...
 
 
 @overload
-def try_decode(text: Data, *, type: builtins.type[T]) -> DecodeResult[T]: ...
+def try_decode(text: Data, *, type: builtins.type[T]) -> Ok[T] | Err: ...
 
 
 def try_decode(
     text: Data, *, type: builtins.type[T] | None = None
-) -> DecodeResult[T] | DecodeResult[Any]:
-    """Decode without raising on bad text (see :func:`eson.try_decode`)."""
+) -> Ok[T] | Ok[Any] | Err:
+    """Decode without raising on bad text (see :func:`eson.try_decode`).
+
+    Returns ``Ok(value)`` or ``Err(error)`` (:data:`eson.DecodeResult`).
+    """
     if type is None:
         try:
-            return DecodeResult(True, decode_columnar(text_of(text)))
+            return Ok(decode_columnar(text_of(text)))
         except ESONError as exc:
-            return DecodeResult(False, None, exc)
+            return Err(exc)
     codec = codec_for(type)
     try:
-        return DecodeResult(True, codec.decode(text))
+        return Ok(codec.decode(text))
     except ESONError as exc:
-        return DecodeResult(False, None, exc)
+        return Err(exc)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from eson.errors import DecodeError, EncodeError
+from eson.errors import ECHO_LIMIT, DecodeError, EncodeError, echo, printable
 
 __all__ = [
     "COLUMNS",
@@ -81,14 +81,17 @@ def is_block(value: object) -> bool:
 
 
 def _path(path: tuple[str | int, ...]) -> str:
+    """Where in the value, for a message: ``$.a[0].b``, its middle cut when long."""
     text = "$"
     for step in path:
         text += f"[{step}]" if isinstance(step, int) else f".{step}"
-    return text
+    if len(text) > ECHO_LIMIT:  # keep both ends: the root and the deepest steps
+        text = f"{text[: ECHO_LIMIT // 2 - 2]}...{text[-(ECHO_LIMIT // 2 - 1) :]}"
+    return printable(text, ECHO_LIMIT)
 
 
-def _clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    return printable(text, limit)
 
 
 def encode_columnar(value: Any) -> str:
@@ -128,7 +131,7 @@ def _columnize(
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise EncodeError(f"at {_path(path)}: JSON numbers must be finite, not {value!r}")
+            raise EncodeError(f"at {_path(path)}: JSON numbers must be finite, not {echo(value)}")
         return value
     if not isinstance(value, (dict, list, tuple)):
         raise EncodeError(f"at {_path(path)}: unsupported type {type(value).__name__}")
@@ -142,7 +145,7 @@ def _columnize(
         if isinstance(value, dict):
             for key in value:
                 if not isinstance(key, str):
-                    raise EncodeError(f"at {_path(path)}: object key {key!r} is not a string")
+                    raise EncodeError(f"at {_path(path)}: object key {echo(key)} is not a string")
             if blocks and is_block(value):
                 raise EncodeError(
                     f"at {_path(path)}: an object with exactly the keys {COLUMNS!r} and "
@@ -160,7 +163,7 @@ def _columnize(
             return items
         for key in keys:
             if not isinstance(key, str):
-                raise EncodeError(f"at {_path(path)}[0]: object key {key!r} is not a string")
+                raise EncodeError(f"at {_path(path)}[0]: object key {echo(key)} is not a string")
         if len(keys) == 2 and set(keys) == _BLOCK_KEYS:
             raise EncodeError(
                 f"at {_path(path)}[0]: an object with exactly the keys {COLUMNS!r} and "
