@@ -29,7 +29,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
 
 from eson.codecs.eson_typed import encode_model, reader_for, writer_for
 from eson.codecs.validation import check_options
@@ -76,15 +76,38 @@ class Err:
         return False
 
 
-DecodeResult: TypeAlias = Union[Ok[T], Err]  # noqa: UP007 (a generic alias on 3.10)
-"""The outcome of :func:`try_decode`: ``Ok[T] | Err``.
+if TYPE_CHECKING:
+    DecodeResult: TypeAlias = Union[Ok[T], Err]  # noqa: UP007 (a generic alias on 3.10)
+    """The outcome of :func:`try_decode`: ``Ok[T] | Err``.
 
-Type checkers narrow it: after ``if result:``, ``if result.ok is True:``,
-``isinstance(result, eson.Ok)`` or ``case eson.Ok(value=v):`` the value is a
-``T`` (mypy also narrows on ``if result.ok:``; Pyright, by design, only on
-the forms above).  ``result.ok``, ``result.value`` and ``result.error`` work
-on both.
-"""
+    Type checkers narrow it: after ``if result:``, ``if result.ok is True:``,
+    ``isinstance(result, eson.Ok)`` or ``case eson.Ok(value=v):`` the value is
+    a ``T`` (mypy also narrows on ``if result.ok:``; Pyright, by design, only
+    on the forms above).  ``result.ok``, ``result.value`` and ``result.error``
+    work on both, and ``isinstance(result, eson.DecodeResult)`` is true of both.
+    """
+else:
+
+    class _DecodeResult:
+        """The outcome of :func:`try_decode`: ``Ok[T] | Err`` (see the type alias).
+
+        At run time ``DecodeResult[T]`` is ``Ok[T] | Err`` and
+        ``isinstance(result, DecodeResult)`` holds for both, which a plain
+        generic union alias would refuse.
+        """
+
+        __slots__ = ()
+
+        def __getitem__(self, item: Any) -> Any:
+            return Union[Ok[item], Err]  # noqa: UP007
+
+        def __instancecheck__(self, instance: Any) -> bool:
+            return isinstance(instance, (Ok, Err))
+
+        def __repr__(self) -> str:
+            return "eson.DecodeResult"
+
+    DecodeResult = _DecodeResult()
 
 _NO_TYPE = (
     "validation_strict= and context= are options of typed decoding; pass type= too"
