@@ -119,6 +119,20 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def _check_first_line(text: str) -> None:
+    """Refuse a text without the header before splitting all of it into lines."""
+    start = 1 if text.startswith("\ufeff") else 0
+    if text.startswith(HEADER, start) and text[start + len(HEADER) : start + len(HEADER) + 1] in (
+        "\n",
+        "\r",
+        "",
+    ):
+        return  # the common case; _check_header has the last word on "\r"
+    end = text.find("\n", start)
+    first = text[start:] if end < 0 else text[start:end]
+    _check_header([first.removesuffix("\r")] if text[start:] else [])
+
+
 def _check_header(lines: list[str]) -> None:
     if not lines:
         raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
@@ -140,7 +154,9 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
             line, an invalid or duplicate name or field, or a declared count
             larger than the lines that follow.
     """
-    lines = _lines(text_of(data))
+    text = text_of(data)
+    _check_first_line(text)
+    lines = _lines(text)
     _check_header(lines)
     sections: list[Section] = []
     seen: set[str] = set()
