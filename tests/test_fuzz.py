@@ -12,8 +12,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fuzzing
@@ -53,13 +51,7 @@ def test_a_case_is_reproducible() -> None:
     assert {fuzzing.make_case(7, index).data for index in range(50)}.__len__() > 40
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 item 3 (TOON strict=False, a key twice: KeyError from Positions.line_of) "
-    "is fixed on another branch; remove this marker when it is merged",
-)
-def test_known_failure_issue_8_item_3() -> None:
-    """The one known failure the fuzzer sets aside (see fuzzing._known)."""
+def test_issue_8_item_3_stays_fixed() -> None:
+    """Once the fuzzer's one known failure (lenient TOON, a key twice), now fixed."""
     case = fuzzing.Case(0, 0, "toon", "items[1]:\n  - id: 1\n    name: a\nitems[1]:\n  - name: b")
-    failures = fuzzing.check(case)
-    assert [failure for failure in failures if failure.known] == []
+    assert fuzzing.check(case) == []
