@@ -1098,3 +1098,20 @@ def test_split_table_width() -> None:
     assert split_table(["1,2,3", "4"], ",", 2, pad=True) == [["1", "4"], ["2", "null"]]
     with pytest.raises(TOONError):
         split_table(['"a,b"'], ",", 2)
+
+
+def test_nested_field_groups_cannot_amplify_memory() -> None:
+    """A deep field group over many one-cell rows is refused at its header, not built."""
+    deep = "a{" * 200 + "b" + "}" * 200
+    rows = "  1\n" * 1000
+    with pytest.raises(TOONError) as info:
+        toon.decode(f"rows[1000]{{{deep}}}:\n{rows}")
+    assert info.value.line == 1 and info.value.section == "rows"
+    assert "objects per character" in info.value.reason
+    keyed = "".join(f"  k{i}: 1\n" for i in range(1000))
+    with pytest.raises(TOONError, match="objects per character"):
+        toon.decode(f"rows[1000:]{{{deep}}}:\n{keyed}")
+    # Real nested columns, and small tables of deep ones, are fine.
+    nested = toon.decode("o[2]{id,customer{name,country}}:\n  1,Ada,UK\n  2,Bob,US")
+    assert nested["o"][1] == {"id": 2, "customer": {"name": "Bob", "country": "US"}}
+    assert len(toon.decode(f"rows[10]{{{deep}}}:\n" + "  1\n" * 10)["rows"]) == 10
