@@ -31,6 +31,7 @@ from eson.errors import (
     TOONError,
     ValidationError,
 )
+from eson.wire.repairs import Repair
 
 __version__ = "0.1.0"
 
@@ -50,6 +51,7 @@ __all__ = [
     "Ok",
     "PromptCost",
     "Record",
+    "Repair",
     "TOONError",
     "ValidationError",
     "__version__",

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
 from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
 from eson.errors import CountError, DecodeError, ValidationError, echo
@@ -42,10 +43,11 @@ from eson.wire.eson_reader import (
     scan_sections,
     split_columns,
 )
+from eson.wire.repairs import Repair, RepairLog
 
 __all__ = ["DocumentReader", "document_reader"]
 
-SectionDecoder = Callable[[Section], Any]
+EntryDecoder = Callable[[Section, "RepairLog | None"], Any]
 ColumnDecoder = Callable[[Sequence[str]], tuple[list[Any], bool]]
 
 
@@ -117,22 +119,40 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
 class _RecordsDecoder:
     """Decode a ``records`` / ``record`` section whose rows are one record type."""
 
-    def __init__(self, record: RecordSchema) -> None:
+    def __init__(self, record: RecordSchema, numbered: bool = False) -> None:
         self.record = record
+        self.numbered = numbered
         self.by_wire = {item.wire: item for item in record.fields if not item.output_only}
         self.decoders = {wire: _column_decoder(item) for wire, item in self.by_wire.items()}
+        self.text_fields = frozenset(
+            wire for wire, item in self.by_wire.items() if takes_only_text(item.cell)
+        )
         self.order = tuple(item.wire for item in record.fields if not item.output_only)
         self.drop_n = "n" not in self.by_wire
         self.build = None
         if len(self.order) == len(record.fields):
             self.build = record.binding.record_builder(record.cls, record.fields)
 
-    def __call__(self, section: Section) -> Any:
+    def __call__(self, section: Section, log: RepairLog | None = None) -> Any:
         fields = section.fields or ()
         columns_text = split_columns(section)
         if self.drop_n and section.kind == "records" and fields and fields[0] == "n":
             fields = fields[1:]
             columns_text = columns_text[1:]
+        elif (
+            log is not None
+            and self.numbered
+            and section.kind == "records"
+            and not (fields and fields[0] == "n")
+        ):
+            log.append(
+                Repair(
+                    section.line,
+                    "missing-n",
+                    "the record array has no n column; its rows were read in the order written",
+                    section.name,
+                )
+            )
         columns: list[list[Any]] = []
         trusted: list[bool] = []
         for field, texts in zip(fields, columns_text):
@@ -141,6 +161,16 @@ class _RecordsDecoder:
                 values, ok = decode(texts)
             except DecodeError as exc:
                 raise _located(exc, section, field) from None
+            if log is not None and not ok and field in self.text_fields:
+                values = fix_text_column(
+                    values,
+                    texts,
+                    log,
+                    _row_line(section),
+                    section.name,
+                    field,
+                    section.kind == "records",
+                )
             columns.append(values)
             trusted.append(ok)
         records: list[Any] | None = None
@@ -157,18 +187,51 @@ class _RecordsDecoder:
         return records if section.kind == "records" else records[0]
 
 
-def _entry_decoder(item: FieldSchema) -> Callable[[Section], Any]:
+def _by_line(repair: Repair) -> int:
+    return repair.line
+
+
+def _row_line(section: Section) -> Callable[[int], int]:
+    first = section.line + 1
+    return lambda index: first + index
+
+
+def _plain_section(section: Section, log: RepairLog | None) -> Any:
+    return decode_section(section)
+
+
+def _entry_decoder(item: FieldSchema, numbered: bool) -> EntryDecoder:
     if item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
-        records = _RecordsDecoder(item.record)
+        records = _RecordsDecoder(item.record, numbered)
         wanted = "records" if item.entry is EntryKind.RECORD_ARRAY else "record"
 
-        def decode(section: Section) -> Any:
+        def decode(section: Section, log: RepairLog | None) -> Any:
             if section.kind == wanted:
-                return records(section)
+                return records(section, log)
             return decode_section(section)
 
         return decode
-    return decode_section
+    if takes_only_text(item.cell) and item.entry in (EntryKind.SCALAR, EntryKind.SCALAR_ARRAY):
+
+        def decode_text(section: Section, log: RepairLog | None) -> Any:
+            value = decode_section(section)
+            if log is None:
+                return value
+            if section.kind == "scalar":
+                kind = text_repair(value)
+                if kind is None:
+                    return value
+                raw = section.body[0]
+                log.append(Repair(section.line, kind, text_detail(raw), section.name))
+                return raw
+            if section.kind == "array":
+                return fix_text_column(
+                    value, section.body, log, _row_line(section), section.name, None
+                )
+            return value
+
+        return decode_text
+    return _plain_section
 
 
 class DocumentReader:
@@ -178,22 +241,52 @@ class DocumentReader:
         self.schema = schema
         self.binding: Binding = schema.binding
         self.validate = schema.binding.validator(schema.model_type)
-        self.entries: dict[str, SectionDecoder] = {
-            item.wire: _entry_decoder(item) for item in schema.fields if not item.output_only
+        self.entries: dict[str, EntryDecoder] = {
+            item.wire: _entry_decoder(item, schema.number)
+            for item in schema.fields
+            if not item.output_only
         }
         self.wires = frozenset(self.entries)
         self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
 
     def plain(
-        self, data: str | bytes | bytearray | memoryview
+        self,
+        data: str | bytes | bytearray | memoryview,
+        strict: bool = True,
+        repairs: RepairLog | None = None,
+        partial: bool = False,
     ) -> tuple[dict[str, Any], list[Section]]:
-        """Decode the text into the plain document the framework validates."""
-        sections = scan_sections(data)
-        self.check_counts(sections)
-        entries = self.entries
-        document = {
-            section.name: entries.get(section.name, decode_section)(section) for section in sections
-        }
+        """Decode the text into the plain document the framework validates.
+
+        ``strict=False`` reads leniently (text repairs, a missing header, and
+        the typed repairs of :mod:`eson.codecs.lenient`), recording each
+        repair in ``repairs``; ``partial`` is that of
+        :func:`eson.wire.eson_reader.scan_sections`.  Counts are checked
+        either way (:meth:`check_counts`).
+        """
+        if strict:
+            sections = scan_sections(data)
+            self.check_counts(sections)
+            entries = self.entries
+            document = {
+                section.name: entries.get(section.name, _plain_section)(section, None)
+                for section in sections
+            }
+            return document, sections
+        log: RepairLog = []
+        try:
+            sections = scan_sections(
+                data, strict=False, repairs=log, headerless=True, partial=partial
+            )
+            self.check_counts(sections)
+            entries = self.entries
+            document = {
+                section.name: entries.get(section.name, _plain_section)(section, log)
+                for section in sections
+            }
+        finally:
+            if repairs is not None:
+                repairs.extend(sorted(log, key=_by_line))
         return document, sections
 
     def check_counts(self, sections: Sequence[Section]) -> None:
@@ -247,6 +340,10 @@ class DocumentReader:
     def decode(
         self,
         data: str | bytes | bytearray | memoryview,
+        strict: bool = True,
+        repairs: RepairLog | None = None,
+        partial: bool = False,
+        *,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> Any:
@@ -256,7 +353,7 @@ class DocumentReader:
         (see :func:`eson.decode`).
         """
         check_options(self.binding, validation_strict, context)
-        document, sections = self.plain(data)
+        document, sections = self.plain(data, strict, repairs, partial)
         try:
             return self.validate(document, validation_strict, context)
         except Exception as exc:

@@ -24,18 +24,24 @@ from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
 
-from eson.errors import CountError, DecodeError, echo
+from eson.errors import DecodeError
 from eson.wire.eson_cells import decode_cell, decode_column
+from eson.wire.eson_lenient import (
+    HEAD_SPACE,
+    has_edge_space,
+    is_blank,
+    repair_head,
+    strip_row,
+    strip_scalar_cell,
+)
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
+from eson.wire.repairs import Repair, RepairLog
 
 __all__ = [
     "HEADER",
     "Section",
     "SectionKind",
-    "build_records",
     "decode_document",
-    "entries_from",
-    "entry_extent",
     "row_numbers",
     "scan_sections",
     "split_columns",
@@ -51,13 +57,11 @@ SectionKind = Literal["scalar", "array", "records", "record"]
 _SCALAR_HEAD = re.compile(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
 _SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[([0-9]+)\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
 _VERSION_HEAD = re.compile(r"!eson/[^\s]*")
+_NAME_START = re.compile(NAME_PATTERN)
 _split_tab = methodcaller("split", "\t")
 # Sections with fewer rows than this build dicts with zip; generating a builder
 # only pays for itself on longer arrays (and bounds work on hostile documents).
 _BUILDER_THRESHOLD = 16
-# Nor for more fields than this: compiling a function of thousands of
-# parameters costs more than it saves, and grows faster than the header.
-_BUILDER_MAX_FIELDS = 64
 
 
 @dataclass(slots=True)
@@ -108,60 +112,111 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
     raise TypeError(f"ESON input must be str or bytes-like, not {type(data).__name__}")
 
 
-def _lines(text: str) -> list[str]:
+def _lines(text: str, lenient: bool = False) -> tuple[list[str], bool, bool]:
+    """Split a document into lines (BOM dropped, CRLF read as LF).
+
+    Returns the lines, whether the text ended with a line break and (only
+    when ``lenient``) whether some line may have white space at a cell's or
+    line's edge (see :func:`eson.wire.eson_lenient.has_edge_space`).
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n")
+    edges = lenient and has_edge_space(text)
     lines = text.split("\n")
-    if lines[-1] == "":
+    terminated = lines[-1] == ""
+    if terminated:
         lines.pop()
-    return lines
+    return lines, terminated, edges
 
 
-def _check_first_line(text: str) -> None:
-    """Refuse a text without the header before splitting all of it into lines."""
-    start = 1 if text.startswith("\ufeff") else 0
-    if text.startswith(HEADER, start) and text[start + len(HEADER) : start + len(HEADER) + 1] in (
-        "\n",
-        "\r",
-        "",
-    ):
-        return  # the common case; _check_header has the last word on "\r"
-    end = text.find("\n", start)
-    first = text[start:] if end < 0 else text[start:end]
-    _check_header([first.removesuffix("\r")] if text[start:] else [])
+def _check_header(lines: list[str], log: RepairLog | None, headerless: bool) -> int:
+    """Check the header line; return the index of the first entry line.
 
-
-def _check_header(lines: list[str]) -> None:
+    ``log`` is the repair log of a lenient read (``None``: strict).
+    ``headerless``: (lenient, typed) a document whose first line is an
+    entry is read as if the header were there.
+    """
     if not lines:
         raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
     head = lines[0]
     if head == HEADER:
-        return
+        return 1
+    if log is not None:
+        stripped = head.rstrip(HEAD_SPACE)
+        if stripped == HEADER:
+            log.append(
+                Repair(1, "line-end-space", "removed the white space after the header !eson/1")
+            )
+            return 1
+        if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(head):
+            log.append(Repair(1, "missing-header", f"read as if the header {HEADER} came first"))
+            return 0
     if _VERSION_HEAD.fullmatch(head):
         raise DecodeError(
-            f"unsupported version header {echo(head)}; this decoder reads {HEADER}", line=1
+            f"unsupported version header {_clip(head)}; this decoder reads {HEADER}", line=1
         )
-    raise DecodeError(f"expected the header {HEADER}, got {echo(head)}", line=1)
+    raise DecodeError(f"expected the header {HEADER}, got {_clip(head)}", line=1)
 
 
-def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
+def _is_entry_head(line: str) -> bool:
+    """Whether a line parses as an entry head as it stands."""
+    if _SCALAR_HEAD.fullmatch(line) is not None:
+        return True
+    match = _SECTION_HEAD.fullmatch(line)
+    return match is not None and (match.group(2) is not None or match.group(3) is not None)
+
+
+def _reads_as_entry(line: str) -> bool:
+    """Whether a line parses as an entry head, as it stands or after a lenient repair."""
+    if _is_entry_head(line):
+        return True
+    repaired = repair_head(line)
+    return repaired is not None and _is_entry_head(repaired[0])
+
+
+def scan_sections(
+    data: str | bytes | bytearray | memoryview,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    headerless: bool = False,
+    partial: bool = False,
+) -> list[Section]:
     """Split a document into sections without decoding any cell.
+
+    Strict and lenient reading are this one scanner: a lenient read takes
+    the same steps and, only where the strict reading of a line fails (or
+    the text holds white space next to a TAB or line break), tries the
+    repairs of :mod:`eson.wire.eson_lenient`.
+
+    Args:
+        data: The document.
+        strict: ``False`` reads leniently: the repairs of
+            :mod:`eson.wire.eson_lenient` are applied and recorded in
+            ``repairs``.  Counts, cell counts and the ``n`` sequence are
+            checked either way.
+        repairs: Where a lenient read records its repairs (``None``: not kept).
+        headerless: (lenient) accept a document without the ``!eson/1``
+            line, as typed decoding does.
+        partial: (lenient) the text may end before the last section's
+            declared rows: keep the rows present (a last line without a
+            line break is dropped, since it may be cut) and record it.
 
     Raises:
         DecodeError: for a missing or unsupported header, a malformed head
             line, an invalid or duplicate name or field, or a declared count
             larger than the lines that follow.
     """
-    text = text_of(data)
-    _check_first_line(text)
-    lines = _lines(text)
-    _check_header(lines)
+    lines, terminated, edges = _lines(text_of(data), not strict)
+    log: RepairLog | None = None
+    if not strict:
+        log = repairs if repairs is not None else []
+    index = _check_header(lines, log, headerless)
     sections: list[Section] = []
     seen: set[str] = set()
     total = len(lines)
-    index = 1
     while index < total:
         head = lines[index]
         line_no = index + 1
@@ -169,32 +224,51 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
         if scalar is not None:
             name = scalar.group(1)
             if name in seen:
-                raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
+                raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
             seen.add(name)
-            sections.append(Section(name, "scalar", line_no, None, 1, [scalar.group(2)]))
+            cell = scalar.group(2)
+            if log is not None and cell and (cell[0] in HEAD_SPACE or cell[-1] in HEAD_SPACE):
+                cell, notes = strip_scalar_cell(cell)
+                _note(log, line_no, notes, name)
+            sections.append(Section(name, "scalar", line_no, None, 1, [cell]))
             index += 1
             continue
         match = _SECTION_HEAD.fullmatch(head)
         if match is None or (match.group(2) is None and match.group(3) is None):
-            if sections:
-                _check_leftover_rows(sections[-1], lines, index)
-            raise DecodeError(f"invalid entry {echo(head)}", line=line_no)
+            if log is not None:
+                if is_blank(head):
+                    log.append(
+                        Repair(line_no, "blank-line", "skipped a blank line between entries")
+                    )
+                    index += 1
+                    continue
+                repaired = repair_head(head)
+                if repaired is not None and _is_entry_head(repaired[0]):
+                    fixed, notes = repaired
+                    _note(log, line_no, notes, _NAME_START.match(fixed).group(0))  # type: ignore[union-attr]
+                    lines[index] = fixed  # read again, now as a canonical head
+                    continue
+            raise DecodeError(f"invalid entry {_clip(head)}", line=line_no)
         name, count_text, field_text = match.groups()
         if name in seen:
-            raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
+            raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
         seen.add(name)
         fields: tuple[str, ...] | None = None
         if field_text is not None:
             fields = tuple(field_text.split(",")) if field_text else ()
-            for field in fields:
-                if NAME_RE.fullmatch(field) is None:
-                    raise DecodeError(
-                        f"invalid field name {echo(field)}", line=line_no, section=name
-                    )
+            bad = next((field for field in fields if NAME_RE.fullmatch(field) is None), None)
+            if bad is not None:
+                repaired = repair_head(head) if log is not None else None
+                if repaired is not None and _is_entry_head(repaired[0]):
+                    assert log is not None
+                    _note(log, line_no, repaired[1], name)
+                    lines[index] = repaired[0]  # read again, now as a canonical head
+                    seen.discard(name)
+                    continue
+                raise DecodeError(f"invalid field name {_clip(bad)}", line=line_no, section=name)
             if len(set(fields)) != len(fields):
-                raise DecodeError(
-                    f"duplicate field {echo(_first_repeated(fields))}", line=line_no, section=name
-                )
+                duplicate = next(f for f in fields if fields.count(f) > 1)
+                raise DecodeError(f"duplicate field {duplicate!r}", line=line_no, section=name)
         available = total - index - 1
         if count_text is None:
             count = 1
@@ -203,192 +277,78 @@ def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
             digits = count_text.lstrip("0") or "0"
             count = int(digits) if len(digits) <= 18 else available + 1
             kind = "array" if fields is None else "records"
+        following = index + 1 + count
         if count > available:
-            raise _short_body(name, kind, fields, count_text, lines, index)
-        sections.append(
-            Section(name, kind, line_no, fields, count, lines[index + 1 : index + 1 + count])
-        )
-        index += 1 + count
+            if log is None or not partial or count_text is None:
+                raise DecodeError(
+                    f"declares {_declared('1' if count_text is None else count_text)} rows "
+                    f"but only {available} lines follow",
+                    line=line_no,
+                    section=name,
+                )
+            count = available if terminated or available == 0 else available - 1
+            log.append(
+                Repair(
+                    line_no,
+                    "rows-missing",
+                    f"the text ends after {count} of the {_declared(count_text)} declared rows"
+                    + (" (the last line, maybe cut, was dropped)" if count < available else "")
+                    + "; kept those",
+                    name,
+                )
+            )
+            following = total
+        body = lines[index + 1 : index + 1 + count]
+        if edges and body:
+            assert log is not None
+            body = _strip_body(body, fields, line_no, name, log)
+        sections.append(Section(name, kind, line_no, fields, count, body))
+        index = following
     return sections
 
 
-# -- counts are checksums ------------------------------------------------------------
-# A declared count that is too high makes the next entries rows; one that is
-# too low makes the last rows entries.  Either way some line contradicts the
-# count, and the error names the header, the count and that line.
+def _note(log: RepairLog, line: int, notes: list[tuple[str, str]], section: str) -> None:
+    log.extend(Repair(line, kind, detail, section) for kind, detail in notes)  # type: ignore[arg-type]
 
 
-def entry_extent(head: str) -> int | None:
-    """How many body lines an entry head claims (0 for ``name=cell``), or ``None``.
-
-    ``None`` when ``head`` is not an entry head at all.  A count too long to
-    be real gives a number larger than any document.
-    """
-    if _SCALAR_HEAD.fullmatch(head) is not None:
-        return 0
-    match = _SECTION_HEAD.fullmatch(head)
-    if match is None or (match.group(2) is None and match.group(3) is None):
-        return None
-    count_text = match.group(2)
-    if count_text is None:
-        return 1
-    digits = count_text.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 18 else 10**18
+def _declared(count_text: str) -> str:
+    declared = count_text.lstrip("0") or "0"
+    if len(declared) > 40:
+        declared = f"{declared[:20]}...({len(declared)} digits)"
+    return declared
 
 
-def entries_from(lines: list[str], start: int, end: int) -> bool:
-    """Whether ``lines[start:end]`` read as whole entries, one after the other.
-
-    The last entry's body may run past ``end`` (it would continue in what
-    follows).  Linear in the number of lines looked at.
-    """
-    index = start
-    while index < end:
-        extent = entry_extent(lines[index])
-        if extent is None:
-            return False
-        index += 1 + extent
-    return True
-
-
-def _declared(count_text: str | None) -> tuple[int | None, str]:
-    """The declared count as a number (``None`` when absurdly long) and as text."""
-    if count_text is None:
-        return 1, "1"
-    digits = count_text.lstrip("0") or "0"
-    if len(digits) > 18:
-        return None, f"{digits[:20]}...({len(digits)} digits)"
-    return int(digits), digits
-
-
-def _rows(count: int | str) -> str:
-    return f"{count} row" if str(count) == "1" else f"{count} rows"
-
-
-def _short_body(
-    name: str,
-    kind: SectionKind,
-    fields: tuple[str, ...] | None,
-    count_text: str | None,
-    lines: list[str],
-    index: int,
-) -> DecodeError:
-    """The error for a head declaring more rows than lines follow it."""
-    line_no = index + 1
-    if kind == "record":
-        return DecodeError(
-            "is a single record, but no row follows its header", line=line_no, section=name
-        )
-    declared, shown = _declared(count_text)
-    total = len(lines)
-    stray = _first_entry(lines, index + 1, total, fields)
-    if stray is not None:
-        return CountError(
-            f"declares {_rows(shown)}, but line {stray + 1} is the entry {echo(lines[stray])}",
-            line=line_no,
-            section=name,
-            declared=declared,
-            actual=stray - index - 1,
-            stray_line=stray + 1,
-        )
-    available = total - index - 1
-    return CountError(
-        f"declares {_rows(shown)}, but only {available} "
-        f"{'line follows' if available == 1 else 'lines follow'}",
-        line=line_no,
-        section=name,
-        declared=declared,
-        actual=available,
-    )
-
-
-def _first_entry(
-    lines: list[str], start: int, end: int, fields: tuple[str, ...] | None
-) -> int | None:
-    """The first line in ``lines[start:end]`` that is no row but starts a run of entries.
-
-    For records with two or more fields, a line whose cell count is wrong;
-    otherwise any line.  Only the first candidate is tried, which keeps the
-    search linear.
-    """
-    width = len(fields) if fields is not None else 1
-    for offset in range(start, end):
-        line = lines[offset]
-        if width > 1 and line.count("\t") == width - 1:
-            continue  # a well-formed row
-        if entry_extent(line) is None:
-            if width > 1:
-                return None  # a malformed row: not a count problem
+def _strip_body(
+    body: list[str], fields: tuple[str, ...] | None, head_line: int, name: str, log: RepairLog
+) -> list[str]:
+    """(lenient) ``body`` with white space stripped around its cells, each change recorded."""
+    if not has_edge_space("\n".join(body)):
+        return body
+    split = bool(fields)
+    stripped = list(body)
+    for offset, line in enumerate(body):
+        fixed, changed = strip_row(line, split)
+        if not changed:
             continue
-        return offset if entries_from(lines, offset, end) else None
-    return None
-
-
-def _check_leftover_rows(previous: Section, lines: list[str], index: int) -> None:
-    """Raise the count error when the line at ``index`` is a row left over from ``previous``.
-
-    Called for a line that is no entry head.  It is a leftover row when it
-    directly follows a record, record array or scalar array and has that
-    section's row shape (a blank line does not count).
-    """
-    if previous.kind == "scalar" or previous.line + previous.count != index:
-        return
-    width = len(previous.fields) if previous.fields is not None else 1
-    start = previous.line  # index of the section's first body line
-    swallowed = _first_entry(lines, start, index, previous.fields)
-    if swallowed is not None and entries_from(lines, swallowed, index + 1):
-        # The count is too high: from that line on, the "rows" are entries,
-        # and the last of them owns the line that is no entry by itself.
-        raise CountError(
-            f"declares {_rows(previous.count)}, but line {swallowed + 1} is the entry "
-            f"{echo(lines[swallowed])}",
-            line=previous.line,
-            section=previous.name,
-            declared=previous.count,
-            actual=swallowed - start,
-            stray_line=swallowed + 1,
-        )
-
-    def row_like(line: str) -> bool:
-        return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
-
-    if not row_like(lines[index]):
-        return
-    extra = 1
-    while index + extra < len(lines) and row_like(lines[index + extra]):
-        extra += 1
-    actual = previous.count + extra
-    if previous.kind == "record":
-        reason = f"is a single record, but line {index + 1} is another row: {echo(lines[index])}"
-    else:
-        reason = (
-            f"declares {_rows(previous.count)}, but {actual} follow: line {index + 1} is a row, "
-            f"not an entry ({echo(lines[index])})"
-        )
-    raise CountError(
-        reason,
-        line=previous.line,
-        section=previous.name,
-        declared=previous.count,
-        actual=actual,
-        stray_line=index + 1,
-    )
-
-
-def _entry_in_rows(section: Section, offset: int) -> CountError | None:
-    """The count error when the bad row at ``offset`` is really the next entry."""
-    body = section.body
-    if entry_extent(body[offset]) is None or not entries_from(body, offset, len(body)):
-        return None
-    stray = section.line + 1 + offset
-    return CountError(
-        f"declares {_rows(section.count)}, but line {stray} is the entry {echo(body[offset])}",
-        line=section.line,
-        section=section.name,
-        declared=section.count,
-        actual=offset,
-        stray_line=stray,
-    )
+        stripped[offset] = fixed
+        line_no = head_line + 1 + offset
+        if fields is not None and not fields:
+            detail = "removed the white space on the empty row of a record without fields"
+            log.append(Repair(line_no, "cell-space", detail, name, offset + 1))
+            continue
+        for position in changed:
+            field = fields[position] if fields and position < len(fields) else None
+            log.append(
+                Repair(
+                    line_no,
+                    "cell-space",
+                    "removed white space around the cell",
+                    name,
+                    offset + 1,
+                    field,
+                )
+            )
+    return stripped
 
 
 def split_rows(section: Section) -> list[list[str]]:
@@ -406,9 +366,6 @@ def split_rows(section: Section) -> list[list[str]]:
     if width == 0:
         for offset, line in enumerate(section.body):
             if line != "":
-                count_error = _entry_in_rows(section, offset)
-                if count_error is not None:
-                    raise count_error
                 raise DecodeError(
                     "expected an empty row for a record with no fields",
                     line=section.line + 1 + offset,
@@ -420,9 +377,6 @@ def split_rows(section: Section) -> list[list[str]]:
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
-                count_error = _entry_in_rows(section, offset)
-                if count_error is not None:
-                    raise count_error
                 raise DecodeError(
                     f"expected {width} cells, got {len(cells)}",
                     line=section.line + 1 + offset,
@@ -498,7 +452,7 @@ def _check_numbering(section: Section, rows: list[list[str]]) -> None:
             ) from None
         if type(value) not in (int, float) or value != number:
             raise DecodeError(
-                f"reserved n is {echo(cells[0])}, expected {number}: rows were dropped, "
+                f"reserved n is {_clip(cells[0])}, expected {number}: rows were dropped, "
                 "duplicated or reordered",
                 line=section.line + 1 + offset,
                 section=section.name,
@@ -525,14 +479,7 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
                 row=row,
                 field=fields[position],
             ) from None
-    return build_records(fields, columns, section.count)
-
-
-def build_records(
-    fields: tuple[str, ...], columns: list[list[Any]], count: int
-) -> list[dict[str, Any]]:
-    """One dict per row from decoded columns (one list per field, each ``count`` long)."""
-    if count < _BUILDER_THRESHOLD or len(fields) > _BUILDER_MAX_FIELDS:
+    if section.count < _BUILDER_THRESHOLD:
         return [dict(zip(fields, values)) for values in zip(*columns)]
     return list(map(record_builder(fields), *columns))
 
@@ -574,20 +521,25 @@ def decode_section(section: Section) -> Any:
     return records if section.kind == "records" else records[0]
 
 
-def decode_document(data: str | bytes | bytearray | memoryview) -> dict[str, Any]:
+def decode_document(
+    data: str | bytes | bytearray | memoryview,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    partial: bool = False,
+) -> dict[str, Any]:
     """Decode an ESON document into a ``dict`` of plain values.
+
+    ``strict``, ``repairs`` and ``partial`` are those of :func:`scan_sections`
+    (an untyped read always needs the header).
 
     Raises:
         DecodeError: for any malformed document, naming the line.
         TypeError: for input that is neither text nor bytes.
     """
-    return {section.name: decode_section(section) for section in scan_sections(data)}
+    sections = scan_sections(data, strict=strict, repairs=repairs, partial=partial)
+    return {section.name: decode_section(section) for section in sections}
 
 
-def _first_repeated(names: tuple[str, ...]) -> str:
-    seen: set[str] = set()
-    for name in names:
-        if name in seen:
-            return name
-        seen.add(name)
-    raise AssertionError("no name is repeated")
+def _clip(text: str, limit: int = 40) -> str:
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")
