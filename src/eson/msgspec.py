@@ -267,7 +267,7 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return decode_model(cls, data, validation_strict)
+        return decode_model(cls, data, validation_strict=validation_strict)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
@@ -296,7 +296,9 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return toon_typed.decode_model(cls, data, strict, indent_size, validation_strict)
+        return toon_typed.decode_model(
+            cls, data, strict, indent_size, validation_strict=validation_strict
+        )
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
@@ -335,7 +337,7 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
         cls, data: str | bytes | bytearray | memoryview, *, validation_strict: bool | None = None
     ) -> Self:
         """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
-        return decode_model(cls, data, validation_strict)
+        return decode_model(cls, data, validation_strict=validation_strict)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
@@ -351,7 +353,9 @@ class Record(msgspec.Struct, metaclass=_RecordMeta):
         validation_strict: bool | None = None,
     ) -> Self:
         """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
-        return toon_typed.decode_model(cls, data, strict, indent_size, validation_strict)
+        return toon_typed.decode_model(
+            cls, data, strict, indent_size, validation_strict=validation_strict
+        )
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:

@@ -111,7 +111,7 @@ class Message(pydantic.BaseModel):
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        return decode_model(cls, data, validation_strict, context)
+        return decode_model(cls, data, validation_strict=validation_strict, context=context)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
@@ -143,7 +143,7 @@ class Message(pydantic.BaseModel):
                 located at line, section, row and field.
         """
         return toon_typed.decode_model(
-            cls, data, strict, indent_size, validation_strict, context
+            cls, data, strict, indent_size, validation_strict=validation_strict, context=context
         )
 
     @classmethod
@@ -197,7 +197,7 @@ class Record(pydantic.BaseModel):
         context: Any = None,
     ) -> Self:
         """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
-        return decode_model(cls, data, validation_strict, context)
+        return decode_model(cls, data, validation_strict=validation_strict, context=context)
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
@@ -215,7 +215,7 @@ class Record(pydantic.BaseModel):
     ) -> Self:
         """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
         return toon_typed.decode_model(
-            cls, data, strict, indent_size, validation_strict, context
+            cls, data, strict, indent_size, validation_strict=validation_strict, context=context
         )
 
     @classmethod

@@ -16,12 +16,20 @@ it meant.  Each repair is recorded as a :class:`~eson.wire.repairs.Repair`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from eson.schema.model import CellType
+from eson.schema.model import CellType, DocumentSchema, EntryKind
 from eson.wire.repairs import Repair, RepairKind
 
-__all__ = ["fix_text_column", "takes_only_text", "text_repair"]
+__all__ = [
+    "TextSpot",
+    "fix_text_column",
+    "takes_only_text",
+    "text_detail",
+    "text_repair",
+    "text_spots",
+]
 
 _NONE = type(None)
 _TEXT_TYPES = frozenset({str, _NONE})
@@ -85,3 +93,77 @@ def fix_text_column(
             )
         )
     return values if fixed is None else fixed
+
+
+@dataclass(frozen=True, slots=True)
+class TextSpot:
+    """A value the text rule applies to, in a plain document.
+
+    Attributes:
+        container: The dict or list holding it.
+        step: Its key or index there.
+        loc: Its path from the document root (as validation errors give it).
+        section: The top-level name.
+        row: 1-based row in a record or scalar array, else ``None``.
+        field: The record field, else ``None``.
+    """
+
+    container: dict[str, Any] | list[Any]
+    step: str | int
+    loc: tuple[str | int, ...]
+    section: str
+    row: int | None
+    field: str | None
+
+
+def text_spots(schema: DocumentSchema, document: Any) -> list[TextSpot]:
+    """Where a plain document holds a number or boolean in a string-only field.
+
+    Looks where ESON has columns: top-level scalars, scalar arrays, and the
+    fields of record arrays and single records (not deeper nesting).
+    """
+    spots: list[TextSpot] = []
+    if not isinstance(document, dict):
+        return spots
+    for item in schema.fields:
+        if item.output_only or item.wire not in document:
+            continue
+        value = document[item.wire]
+        wire = item.wire
+        if item.entry is EntryKind.SCALAR:
+            if takes_only_text(item.cell) and text_repair(value) is not None:
+                spots.append(TextSpot(document, wire, (wire,), wire, None, None))
+        elif item.entry is EntryKind.SCALAR_ARRAY:
+            if takes_only_text(item.cell) and isinstance(value, list):
+                spots.extend(
+                    TextSpot(value, index, (wire, index), wire, index + 1, None)
+                    for index, element in enumerate(value)
+                    if text_repair(element) is not None
+                )
+        elif item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
+            fields = [
+                field.wire
+                for field in item.record.fields
+                if not field.output_only and takes_only_text(field.cell)
+            ]
+            if not fields:
+                continue
+            if item.entry is EntryKind.RECORD:
+                if isinstance(value, dict):
+                    spots.extend(
+                        TextSpot(value, field, (wire, field), wire, None, field)
+                        for field in fields
+                        if field in value and text_repair(value[field]) is not None
+                    )
+                continue
+            if not isinstance(value, list):
+                continue
+            for index, row in enumerate(value):
+                if not isinstance(row, dict):
+                    continue
+                spots.extend(
+                    TextSpot(row, field, (wire, index, field), wire, index + 1, field)
+                    for field in fields
+                    if field in row and text_repair(row[field]) is not None
+                )
+    return spots

@@ -80,11 +80,26 @@ class Positions:
     came from.
     """
 
-    __slots__ = ("items", "keys")
+    __slots__ = ("items", "keys", "tokens")
 
-    def __init__(self) -> None:
+    def __init__(self, tokens: bool = False) -> None:
         self.keys: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}
         self.items: dict[int, tuple[list[Any], list[int]]] = {}
+        #: With ``tokens=True``: the token text each primitive was read from,
+        #: keyed by ``(id(container), key or index)``, with the container itself
+        #: (held, like the others, so that no identity is reused meanwhile).
+        self.tokens: dict[tuple[int, str | int], tuple[Any, str]] | None = (
+            {} if tokens else None
+        )
+
+    def token_of(self, container: dict[str, Any] | list[Any], step: str | int) -> str | None:
+        """The token ``container[step]`` was read from (``None`` if not recorded)."""
+        if self.tokens is None:
+            return None
+        found = self.tokens.get((id(container), step))
+        if found is None or found[0] is not container:
+            return None
+        return found[1]
 
     def key(self, container: dict[str, Any], key: str, line: int) -> None:
         """Record that ``container[key]`` was read from ``line``."""
@@ -403,6 +418,8 @@ class _Parser:
             target[key] = []
         else:
             target[key] = parse_primitive(rest)
+            if self.positions is not None and self.positions.tokens is not None:
+                self.positions.tokens[id(target), key] = (target, rest)
         return index + 1
 
     def _item(self, frame: _Frame, index: int) -> int:
@@ -448,6 +465,8 @@ class _Parser:
             item_frame = _Frame(_OBJECT, obj, depth + 1, depth, False, level)
             self.stack.append(item_frame)
             return self._field(item_frame, rest, depth + 1, index, False)
+        if self.positions is not None and self.positions.tokens is not None:
+            self.positions.tokens[id(items), len(items)] = (items, rest)
         items.append(parse_primitive(rest))
         return index + 1
 
@@ -479,7 +498,11 @@ class _Parser:
             value = []
             following = self._table_rows(header, value, depth, level, index)
         elif header.inline:
-            value = parse_column(split_cells(header.inline, header.delimiter))
+            tokens = split_cells(header.inline, header.delimiter)
+            value = parse_column(tokens)
+            if self.positions is not None and self.positions.tokens is not None:
+                for position, token in enumerate(tokens):
+                    self.positions.tokens[id(value), position] = (value, token)
             if self.strict and len(value) != header.length:
                 raise TOONError(f"array declares {header.length} values but has {len(value)}")
         else:
@@ -579,6 +602,7 @@ class _Parser:
                 self._raise_at_bad_cell(columns, row_lines, header.key)
                 raise
             names = layout.names
+            start = len(rows)
             if names is not None:
                 rows.extend(map(dict, map(zip, repeat(names), zip(*values))))
             else:
@@ -586,6 +610,11 @@ class _Parser:
             if self.positions is not None:
                 for row_line in row_lines:
                     self.positions.item(rows, self.numbers[row_line])
+                tokens = self.positions.tokens
+                if tokens is not None and names is not None:
+                    for offset, row in enumerate(rows[start:]):
+                        for name, column in zip(names, columns):
+                            tokens[id(row), name] = (row, column[offset])
         return line_no
 
     def _raise_at_bad_cell(
