@@ -27,10 +27,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson.codecs.feedback import attach_expected
 from eson.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
 from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
-from eson.errors import CountError, DecodeError, ValidationError, echo
+from eson.errors import CountError, DecodeError, ESONError, ValidationError, echo
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
@@ -350,17 +351,23 @@ class DocumentReader:
         """Decode and validate; see the module documentation.
 
         ``validation_strict`` and ``context`` go to the framework's validation
-        (see :func:`eson.decode`).
+        (see :func:`eson.decode`).  Every :class:`~eson.errors.ESONError`
+        raised carries the layout the type expects, for its ``feedback``
+        (:mod:`eson.codecs.feedback`).
         """
         check_options(self.binding, validation_strict, context)
-        document, sections = self.plain(data, strict, repairs, partial)
+        try:
+            document, sections = self.plain(data, strict, repairs, partial)
+        except ESONError as exc:
+            raise attach_expected(exc, self.schema.model_type, "eson") from None
         try:
             return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:
                 raise
-            raise validation_error(problems, sections, document) from exc
+            error = validation_error(problems, sections, document)
+            raise attach_expected(error, self.schema.model_type, "eson") from exc
 
 
 def document_reader(schema: DocumentSchema) -> DocumentReader:

@@ -31,8 +31,7 @@ __all__ = [
     "text_spots",
 ]
 
-_NONE = type(None)
-_TEXT_TYPES = frozenset({str, _NONE})
+_TEXT_TYPES: frozenset[type] = frozenset({str, type(None)})
 
 
 def takes_only_text(cell: CellType) -> bool:

@@ -43,12 +43,13 @@ from collections.abc import Callable, Sequence
 from operator import methodcaller
 from typing import Any
 
+from eson.codecs.feedback import attach_expected
 from eson.codecs.generated import compile_function
 from eson.codecs.lenient import text_detail, text_repair, text_spots
 from eson.codecs.toon_columns import decode_ints, decode_numbers
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson.codecs.validation import Place, check_options, validation_error
-from eson.errors import TOONError
+from eson.errors import ESONError, TOONError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, FieldSchema, RecordSchema
@@ -765,17 +766,23 @@ class DocumentReader:
         """
         check_options(self.binding, validation_strict, context)
         strict = strict_flag(strict)
-        text = text_of(data)
-        document = self.plain(text, strict)
-        if (not strict if texts is None else texts) and text_spots(self.schema, document):
-            document = self.with_texts(text, strict, repairs)
+        try:
+            text = text_of(data)
+            document = self.plain(text, strict)
+            if (not strict if texts is None else texts) and text_spots(self.schema, document):
+                document = self.with_texts(text, strict, repairs)
+        except ESONError as exc:
+            raise attach_expected(exc, self.schema.model_type, "toon") from None
         try:
             return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:
                 raise
-            raise self.error(problems, text, strict) from exc
+            error = self.error(problems, text, strict)
+            if isinstance(error, ESONError):
+                attach_expected(error, self.schema.model_type, "toon")
+            raise error from exc
 
     def with_texts(self, text: str, strict: bool, repairs: list[Repair] | None) -> Any:
         """The plain document with numbers and booleans in string fields read as their tokens."""

@@ -42,6 +42,8 @@ __all__ = [
     "Section",
     "SectionKind",
     "decode_document",
+    "document_end",
+    "head_extent",
     "row_numbers",
     "scan_sections",
     "split_columns",
@@ -543,3 +545,65 @@ def decode_document(
 
 def _clip(text: str, limit: int = 40) -> str:
     return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")
+
+
+def head_extent(line: str) -> int | None:
+    """How many body lines follow a head line (leniently read), or ``None`` if it is no head.
+
+    A scalar entry has none, a single record one, an array its declared
+    count (clamped to 10**9).  Used to find where a document ends inside
+    surrounding text (:func:`document_end`).
+    """
+    if not _is_entry_head(line):
+        repaired = repair_head(line)
+        if repaired is None or not _is_entry_head(repaired[0]):
+            return None
+        line = repaired[0]
+    if _SCALAR_HEAD.fullmatch(line) is not None:
+        return 0
+    match = _SECTION_HEAD.fullmatch(line)
+    assert match is not None
+    count_text = match.group(2)
+    if count_text is None:
+        return 1
+    digits = count_text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 9 else 10**9
+
+
+def _looks_like_prose(line: str) -> bool:
+    """A line that is no part of a document: no TAB, and words or a sentence's end."""
+    if "\t" in line:
+        return False
+    text = line.strip(HEAD_SPACE)
+    return " " in text or text[-1:] in (".", "!", "?", ":") or text.startswith("```")
+
+
+def document_end(lines: list[str], start: int) -> int:
+    """The index after the last line of the ESON document whose first entry is ``lines[start]``.
+
+    Entries are followed head by head, each with its declared rows, so the
+    document ends where its last section's rows end.  Blank lines between
+    entries are passed over; the document ends at the first line at a head's
+    place that reads as prose (see :func:`_looks_like_prose`).  A line at a
+    head's place that is neither a head nor prose (a TAB-separated row past
+    the declared count, say) stays in the document, so that reading it fails
+    with the count error instead of silently dropping rows.
+    """
+    index = start
+    end = start
+    total = len(lines)
+    while index < total:
+        line = lines[index].rstrip("\r")
+        if is_blank(line):
+            index += 1
+            continue
+        rows = head_extent(line)
+        if rows is None:
+            if _looks_like_prose(line):
+                break
+            index += 1
+            end = index
+            continue
+        index = min(total, index + 1 + rows)
+        end = index
+    return end

@@ -1,0 +1,382 @@
+"""Finding the payload in a model's reply: fences, prose around it, which format it is.
+
+Models wrap what they were asked to write: a sentence first, a code fence
+(```` ```eson ````, ```` ```toon ````, ```` ```json ```` or a bare ```` ``` ````), a
+closing remark, sometimes a second fence or a JSON example before the real
+answer.  :func:`locate` finds the payload and says which format it is;
+:func:`eson.extract` returns its text.
+
+The rules, in order:
+
+1. **Candidates.**  Every fenced block whose language tag is empty, ``eson``,
+   ``toon``, ``json`` (or ``text``/``txt``/``plaintext``) is a candidate (a
+   fence that is never closed -- a reply cut off -- runs to the end); so is
+   each document found in the text outside fences: an ESON document from its
+   ``!eson/1`` line to where its last section's rows end, a JSON object or
+   array, a TOON block.  Fences in other languages (```` ```python ````) are
+   code, never payloads.
+2. **Format.**  Each candidate's format comes from its content (``!eson/``
+   first, JSON that parses, TOON ``key: value`` lines, ESON entries), the
+   fence tag breaking ties; a header-less ESON document or a bare TOON block
+   outside fences counts only when it starts with a name the schema declares
+   (``names``), since prose can look like either.
+3. **Choice.**  The candidate in the format listed first in ``formats``
+   wins; among several in that format a fenced one beats an unfenced one, and
+   the last beats earlier ones (models put the answer after examples and
+   drafts).
+
+Line numbers are kept: :attr:`Payload.first_line` says where the payload
+starts in the reply, so errors and repairs can point into the reply itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from eson.errors import DecodeError
+from eson.wire.eson_lenient import is_blank
+from eson.wire.eson_reader import HEADER, document_end, head_extent, text_of
+
+__all__ = ["FORMATS", "Format", "Payload", "extract", "locate"]
+
+Format = Literal["eson", "toon", "json"]
+
+#: The formats a reply may be in, in the default order of preference.
+FORMATS: tuple[Format, ...] = ("eson", "toon", "json")
+
+_FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.\-]*)[^`]*")
+_PAYLOAD_TAGS = {"": None, "eson": "eson", "toon": "toon", "json": "json", "jsonc": "json"}
+_TEXT_TAGS = frozenset({"text", "txt", "plaintext", "plain"})
+_TOON_KEY = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)'
+_TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
+_TOON_ROOT = re.compile(r"\[[0-9]+[\t|]?\](?:\{[^}\n]*\})?:.*")
+_VERSION = re.compile(r"!eson/\S*")
+# JSON may start mid-line ("Here it is: {...}"): try a few starts, never every brace.
+_JSON_TRIES = 8
+_JSON_START = re.compile(r"[{\[]")
+_json_decoder = json.JSONDecoder()
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """The payload found in a reply.
+
+    Attributes:
+        text: The payload's text, as written (fence and prose removed).
+        format: ``"eson"``, ``"toon"`` or ``"json"``.
+        first_line: 1-based line of the reply where the payload starts.
+        fenced: Whether it came from a code fence.
+        tag: The fence's language tag (``""`` for a bare fence), or ``None``.
+    """
+
+    text: str
+    format: Format
+    first_line: int
+    fenced: bool
+    tag: str | None = None
+
+
+@dataclass(slots=True)
+class _Block:
+    lines: list[str]
+    first: int  # 0-based index of the block's first line in the reply
+    fenced: bool
+    tag: str | None
+    ends_reply: bool = False  # runs to the end of the reply (no closing fence after it)
+
+
+def extract(text: str | bytes | bytearray | memoryview) -> str:
+    """The ESON, TOON or JSON payload inside a model's reply.
+
+    Finds it inside a ```` ```eson ````, ```` ```toon ````, ```` ```json ```` or
+    bare ```` ``` ```` fence, or unfenced between prose (an ESON document ends
+    where its last section's rows end); see :mod:`eson.agent.payload` for
+    the exact rules.  The text is returned as written: decode it with
+    ``strict=False`` to apply the safe repairs.
+
+    Raises:
+        eson.DecodeError: when the reply holds no payload (with a
+            ``feedback`` text for the model).
+    """
+    return locate(text).text
+
+
+def locate(
+    text: str | bytes | bytearray | memoryview,
+    formats: Sequence[str] = FORMATS,
+    names: Collection[str] | None = None,
+) -> Payload:
+    """Find the payload of a reply among the allowed ``formats`` (see the module documentation).
+
+    Args:
+        text: The reply.
+        formats: The formats to look for, most preferred first.
+        names: The top-level names the expected schema declares; they let a
+            header-less ESON document or a TOON block outside fences be told
+            from prose.
+
+    Raises:
+        eson.DecodeError: when no payload in an allowed format is found.
+        ValueError: for an unknown format name.
+    """
+    allowed = _check_formats(formats)
+    reply = text_of(text)
+    lines = reply.split("\n")
+    fenced, outside = _blocks(lines)
+    found: list[Payload] = []
+    for block in fenced:
+        payload = _fenced_payload(block, allowed)
+        if payload is not None:
+            found.append(payload)
+    for block in outside:
+        found.extend(_unfenced_payloads(block, allowed, names))
+    if not found:
+        raise DecodeError(_nothing_found(allowed, reply), line=1)
+    rank = {name: position for position, name in enumerate(allowed)}
+    found.sort(key=lambda payload: (rank[payload.format], not payload.fenced, -payload.first_line))
+    return found[0]
+
+
+def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
+    if isinstance(formats, str):
+        raise TypeError("formats must be a sequence of format names, e.g. ('eson', 'json')")
+    chosen: list[Format] = []
+    for name in formats:
+        if name not in FORMATS:
+            raise ValueError(f"unknown reply format {name!r}; use 'eson', 'toon' or 'json'")
+        if name not in chosen:
+            chosen.append(name)
+    if not chosen:
+        raise ValueError("formats must name at least one of 'eson', 'toon', 'json'")
+    return tuple(chosen)
+
+
+def _nothing_found(allowed: Sequence[str], reply: str) -> str:
+    names = [name.upper() for name in allowed]
+    wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    if not reply.strip():
+        return f"the reply is empty; expected a {wanted} document"
+    return f"no {wanted} document found in the reply"
+
+
+# -- blocks: fenced and not -----------------------------------------------------------
+
+
+def _blocks(lines: list[str]) -> tuple[list[_Block], list[_Block]]:
+    """Split the reply into fenced blocks and the runs of lines outside fences."""
+    fenced: list[_Block] = []
+    outside: list[_Block] = []
+    run_start = 0
+    index = 0
+    total = len(lines)
+    while index < total:
+        opening = _FENCE_OPEN.fullmatch(lines[index].rstrip("\r"))
+        if opening is None:
+            index += 1
+            continue
+        if index > run_start:
+            outside.append(_Block(lines[run_start:index], run_start, False, None))
+        indent, marker, tag = opening.groups()
+        close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+        body_start = index + 1
+        end = body_start
+        while end < total and close.fullmatch(lines[end].rstrip("\r")) is None:
+            end += 1
+        body = [_dedent(line, len(indent)) for line in lines[body_start:end]]
+        fenced.append(_Block(body, body_start, True, tag.lower(), end >= total))
+        index = end + 1
+        run_start = index
+    if run_start < total:
+        outside.append(_Block(lines[run_start:], run_start, False, None, True))
+    return fenced, outside
+
+
+def _dedent(line: str, width: int) -> str:
+    """A fenced line without the fence's own indentation (as Markdown reads it)."""
+    if not width:
+        return line
+    strip = len(line) - len(line.lstrip(" "))
+    return line[min(strip, width) :]
+
+
+def _trimmed(lines: list[str]) -> tuple[int, int]:
+    """The index of the first non-blank line and the index after the last one."""
+    start = 0
+    end = len(lines)
+    while start < end and is_blank(lines[start]):
+        start += 1
+    while end > start and is_blank(lines[end - 1]):
+        end -= 1
+    return start, end
+
+
+def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
+    text = "\n".join(block.lines[start:end])
+    # The last line had a line break unless it ends the reply itself: keep that
+    # fact, since a cut-off last line must not look complete (partial reading).
+    if fmt == "eson" and (end < len(block.lines) or not block.ends_reply):
+        text += "\n"
+    return Payload(text, fmt, block.first + start + 1, block.fenced, block.tag)
+
+
+def _fenced_payload(block: _Block, allowed: Sequence[Format]) -> Payload | None:
+    tag = block.tag or ""
+    if tag not in _PAYLOAD_TAGS and tag not in _TEXT_TAGS:
+        return None  # code in another language
+    start, end = _trimmed(block.lines)
+    if start == end:
+        return None
+    fmt = _content_format(block.lines[start:end], _PAYLOAD_TAGS.get(tag), allowed)
+    if fmt is None:
+        return None
+    return _payload(block, start, end, fmt)
+
+
+def _content_format(lines: list[str], hint: str | None, allowed: Sequence[Format]) -> Format | None:
+    """The format of a fenced block's content, or ``None`` if none of ``allowed`` fits."""
+    first = lines[0].strip()
+    if _VERSION.match(first):
+        return "eson" if "eson" in allowed else None
+    if first[:1] in ("{", "[") and "json" in allowed and (hint == "json" or _is_json(lines)):
+        return "json"
+    candidates: list[Format] = []
+    if "toon" in allowed and (_TOON_LINE.fullmatch(first) or _TOON_ROOT.fullmatch(first)):
+        candidates.append("toon")
+    if "eson" in allowed and head_extent(first) is not None:
+        candidates.append("eson")
+    if hint in candidates:
+        return hint
+    if candidates:
+        return candidates[0] if len(candidates) == 1 else min(candidates, key=allowed.index)
+    if hint in allowed:
+        return hint  # type: ignore[return-value]  # broken content: its decoder says why
+    return None
+
+
+def _is_json(lines: list[str]) -> bool:
+    try:
+        json.loads("\n".join(lines))
+    except ValueError:
+        return False
+    return True
+
+
+# -- payloads outside fences ----------------------------------------------------------
+
+
+def _unfenced_payloads(
+    block: _Block, allowed: Sequence[Format], names: Collection[str] | None
+) -> list[Payload]:
+    found: list[Payload] = []
+    lines = block.lines
+    if "eson" in allowed:
+        found.extend(_unfenced_eson(block, names))
+    if "json" in allowed:
+        payload = _unfenced_json(block)
+        if payload is not None:
+            found.append(payload)
+    if "toon" in allowed and lines:
+        payload = _unfenced_toon(block, names)
+        if payload is not None:
+            found.append(payload)
+    return found
+
+
+def _unfenced_eson(block: _Block, names: Collection[str] | None) -> list[Payload]:
+    lines = block.lines
+    found: list[Payload] = []
+    index = 0
+    total = len(lines)
+    while index < total:
+        line = lines[index].rstrip("\r").rstrip(" \t")
+        if line == HEADER or _VERSION.fullmatch(line):
+            end = document_end(lines, index + 1)
+            found.append(_payload(block, index, max(end, index + 1), "eson"))
+            index = max(end, index + 1)
+            continue
+        index += 1
+    if found or not names:
+        return found
+    # No header: a document that starts with an entry the schema declares.
+    for index, line in enumerate(lines):
+        text = line.rstrip("\r")
+        if head_extent(text) is None or _entry_name(text) not in names:
+            continue
+        end = document_end(lines, index)
+        found.append(_payload(block, index, end, "eson"))
+        break
+    return found
+
+
+def _entry_name(line: str) -> str:
+    match = re.match(r"[A-Za-z_][A-Za-z0-9_.\-]*", line)
+    return match.group(0) if match else ""
+
+
+def _unfenced_json(block: _Block) -> Payload | None:
+    text = "\n".join(block.lines)
+    tries = 0
+    position = 0
+    best: tuple[int, int] | None = None
+    while tries < _JSON_TRIES:
+        match = _JSON_START.search(text, position)
+        if match is None:
+            break
+        start = match.start()
+        tries += 1
+        try:
+            _, end = _json_decoder.raw_decode(text, start)
+        except ValueError:
+            position = start + 1
+            continue
+        if best is None or end - start > best[1] - best[0]:
+            best = (start, end)
+        position = end
+    if best is None:
+        return None
+    start, end = best
+    first = text.count("\n", 0, start)
+    return Payload(text[start:end], "json", block.first + first + 1, False, None)
+
+
+def _toon_key(line: str) -> str | None:
+    match = _TOON_LINE.fullmatch(line)
+    if match is None:
+        return None
+    key = match.group(1)
+    return key[1:-1] if key.startswith('"') else key
+
+
+def _unfenced_toon(block: _Block, names: Collection[str] | None) -> Payload | None:
+    lines = [line.rstrip("\r") for line in block.lines]
+    total = len(lines)
+    for start in range(total):
+        line = lines[start]
+        key = _toon_key(line)
+        root = key is None and _TOON_ROOT.fullmatch(line) is not None
+        if key is None and not root:
+            continue
+        if names is not None and not root and key not in names:
+            continue
+        end = start + 1
+        index = start + 1
+        while index < total:
+            line = lines[index]
+            if is_blank(line):
+                index += 1
+                continue
+            if line[:1] == " " or line.lstrip(" ").startswith("#"):
+                end = index = index + 1
+                continue
+            key = _toon_key(line)
+            if key is None or (names is not None and key not in names and index > end):
+                break
+            end = index = index + 1
+        if names is None and end - start < 2 and "[" not in lines[start]:
+            continue  # one "word: words" line is prose more often than TOON
+        return _payload(block, start, end, "toon")
+    return None
