@@ -39,14 +39,19 @@ from eson.wire.repairs import Repair, RepairLog
 
 __all__ = [
     "HEADER",
+    "Head",
     "Section",
     "SectionKind",
     "decode_document",
     "document_end",
+    "count_error",
     "head_extent",
+    "read_head",
+    "read_header",
     "row_numbers",
     "scan_sections",
     "split_columns",
+    "split_row",
     "split_rows",
     "text_of",
 ]
@@ -134,32 +139,39 @@ def _lines(text: str, lenient: bool = False) -> tuple[list[str], bool, bool]:
 
 
 def _check_header(lines: list[str], log: RepairLog | None, headerless: bool) -> int:
-    """Check the header line; return the index of the first entry line.
+    """Check the header line; return the index of the first entry line."""
+    if not lines:
+        raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
+    return 1 if read_header(lines[0], log, headerless) else 0
+
+
+def read_header(line: str, log: RepairLog | None, headerless: bool) -> bool:
+    """Check the first line of a document; ``False`` when it is an entry to read as such.
 
     ``log`` is the repair log of a lenient read (``None``: strict).
     ``headerless``: (lenient, typed) a document whose first line is an
     entry is read as if the header were there.
+
+    Raises:
+        DecodeError: for a missing (when not allowed) or unsupported header.
     """
-    if not lines:
-        raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
-    head = lines[0]
-    if head == HEADER:
-        return 1
+    if line == HEADER:
+        return True
     if log is not None:
-        stripped = head.rstrip(HEAD_SPACE)
+        stripped = line.rstrip(HEAD_SPACE)
         if stripped == HEADER:
             log.append(
                 Repair(1, "line-end-space", "removed the white space after the header !eson/1")
             )
-            return 1
-        if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(head):
+            return True
+        if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(line):
             log.append(Repair(1, "missing-header", f"read as if the header {HEADER} came first"))
-            return 0
-    if _VERSION_HEAD.fullmatch(head):
+            return False
+    if _VERSION_HEAD.fullmatch(line):
         raise DecodeError(
-            f"unsupported version header {_clip(head)}; this decoder reads {HEADER}", line=1
+            f"unsupported version header {_clip(line)}; this decoder reads {HEADER}", line=1
         )
-    raise DecodeError(f"expected the header {HEADER}, got {_clip(head)}", line=1)
+    raise DecodeError(f"expected the header {HEADER}, got {_clip(line)}", line=1)
 
 
 def _is_entry_head(line: str) -> bool:
@@ -220,9 +232,72 @@ def scan_sections(
     seen: set[str] = set()
     total = len(lines)
     while index < total:
-        head = lines[index]
         line_no = index + 1
-        scalar = _SCALAR_HEAD.fullmatch(head)
+        head = read_head(lines[index], line_no, seen, log)
+        if head is None:  # a blank line, skipped
+            index += 1
+            continue
+        name = head.name
+        if head.kind == "scalar":
+            sections.append(Section(name, "scalar", line_no, None, 1, [head.cell or ""]))
+            index += 1
+            continue
+        available = total - index - 1
+        count = head.count
+        following = index + 1 + count
+        if count > available:
+            if log is None or not partial or head.kind == "record":
+                raise count_error(head, available, line_no)
+            count = available if terminated or available == 0 else available - 1
+            log.append(short_array(head, count, count < available, line_no))
+            following = total
+        body = lines[index + 1 : index + 1 + count]
+        if edges and body:
+            assert log is not None
+            body = _strip_body(body, head.fields, line_no, name, log)
+        sections.append(Section(name, head.kind, line_no, head.fields, count, body))
+        index = following
+    return sections
+
+
+@dataclass(slots=True)
+class Head:
+    """An entry's head line, read.
+
+    Attributes:
+        name: The entry's name.
+        kind: See :class:`Section`.
+        fields: Declared field names (record kinds), else ``None``.
+        count: Declared number of body lines (1 for a single record, 0 for
+            a scalar); a count of more than 18 digits reads as 10**18.
+        count_text: The count as written (arrays), else ``None``.
+        cell: A scalar entry's cell text, else ``None``.
+    """
+
+    name: str
+    kind: SectionKind
+    fields: tuple[str, ...] | None
+    count: int
+    count_text: str | None = None
+    cell: str | None = None
+
+
+_HUGE_COUNT = 10**18
+
+
+def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) -> Head | None:
+    """Read one head line (the line where an entry must start).
+
+    ``seen`` holds the names read so far (the new one is added); ``log`` is
+    the repair log of a lenient read (``None``: strict).  Returns ``None``
+    for a blank line that a lenient read skips.
+
+    Raises:
+        DecodeError: for a line that is no valid head (after the lenient
+            repairs, when reading leniently), or a duplicate name or field.
+    """
+    while True:
+        scalar = _SCALAR_HEAD.fullmatch(line)
         if scalar is not None:
             name = scalar.group(1)
             if name in seen:
@@ -232,81 +307,67 @@ def scan_sections(
             if log is not None and cell and (cell[0] in HEAD_SPACE or cell[-1] in HEAD_SPACE):
                 cell, notes = strip_scalar_cell(cell)
                 _note(log, line_no, notes, name)
-            sections.append(Section(name, "scalar", line_no, None, 1, [cell]))
-            index += 1
-            continue
-        match = _SECTION_HEAD.fullmatch(head)
+            return Head(name, "scalar", None, 0, None, cell)
+        match = _SECTION_HEAD.fullmatch(line)
         if match is None or (match.group(2) is None and match.group(3) is None):
             if log is not None:
-                if is_blank(head):
+                if is_blank(line):
                     log.append(
                         Repair(line_no, "blank-line", "skipped a blank line between entries")
                     )
-                    index += 1
-                    continue
-                repaired = repair_head(head)
+                    return None
+                repaired = repair_head(line)
                 if repaired is not None and _is_entry_head(repaired[0]):
-                    fixed, notes = repaired
-                    _note(log, line_no, notes, _NAME_START.match(fixed).group(0))  # type: ignore[union-attr]
-                    lines[index] = fixed  # read again, now as a canonical head
-                    continue
-            raise DecodeError(f"invalid entry {_clip(head)}", line=line_no)
+                    line, notes = repaired
+                    _note(log, line_no, notes, _NAME_START.match(line).group(0))  # type: ignore[union-attr]
+                    continue  # read again, now as a canonical head
+            raise DecodeError(f"invalid entry {_clip(line)}", line=line_no)
         name, count_text, field_text = match.groups()
         if name in seen:
             raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
-        seen.add(name)
         fields: tuple[str, ...] | None = None
         if field_text is not None:
             fields = tuple(field_text.split(",")) if field_text else ()
             bad = next((field for field in fields if NAME_RE.fullmatch(field) is None), None)
             if bad is not None:
-                repaired = repair_head(head) if log is not None else None
+                repaired = repair_head(line) if log is not None else None
                 if repaired is not None and _is_entry_head(repaired[0]):
                     assert log is not None
                     _note(log, line_no, repaired[1], name)
-                    lines[index] = repaired[0]  # read again, now as a canonical head
-                    seen.discard(name)
-                    continue
+                    line = repaired[0]
+                    continue  # read again, now as a canonical head
                 raise DecodeError(f"invalid field name {_clip(bad)}", line=line_no, section=name)
             if len(set(fields)) != len(fields):
                 duplicate = next(f for f in fields if fields.count(f) > 1)
                 raise DecodeError(f"duplicate field {duplicate!r}", line=line_no, section=name)
-        available = total - index - 1
+        seen.add(name)
         if count_text is None:
-            count = 1
-            kind: SectionKind = "record"
-        else:
-            digits = count_text.lstrip("0") or "0"
-            count = int(digits) if len(digits) <= 18 else available + 1
-            kind = "array" if fields is None else "records"
-        following = index + 1 + count
-        if count > available:
-            if log is None or not partial or count_text is None:
-                raise DecodeError(
-                    f"declares {_declared('1' if count_text is None else count_text)} rows "
-                    f"but only {available} lines follow",
-                    line=line_no,
-                    section=name,
-                )
-            count = available if terminated or available == 0 else available - 1
-            log.append(
-                Repair(
-                    line_no,
-                    "rows-missing",
-                    f"the text ends after {count} of the {_declared(count_text)} declared rows"
-                    + (" (the last line, maybe cut, was dropped)" if count < available else "")
-                    + "; kept those",
-                    name,
-                )
-            )
-            following = total
-        body = lines[index + 1 : index + 1 + count]
-        if edges and body:
-            assert log is not None
-            body = _strip_body(body, fields, line_no, name, log)
-        sections.append(Section(name, kind, line_no, fields, count, body))
-        index = following
-    return sections
+            return Head(name, "record", fields, 1)
+        digits = count_text.lstrip("0") or "0"
+        count = int(digits) if len(digits) <= 18 else _HUGE_COUNT
+        return Head(name, "array" if fields is None else "records", fields, count, count_text)
+
+
+def count_error(head: Head, available: int, line_no: int) -> DecodeError:
+    """The error for a head whose declared rows the text does not hold."""
+    declared = _declared("1" if head.count_text is None else head.count_text)
+    return DecodeError(
+        f"declares {declared} rows but only {available} lines follow",
+        line=line_no,
+        section=head.name,
+    )
+
+
+def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repair:
+    """(partial) The repair recording an array cut short by the end of the text."""
+    return Repair(
+        line_no,
+        "rows-missing",
+        f"the text ends after {kept} of the {_declared(head.count_text or '1')} declared rows"
+        + (" (the last line, maybe cut, was dropped)" if dropped_last else "")
+        + "; kept those",
+        head.name,
+    )
 
 
 def _note(log: RepairLog, line: int, notes: list[tuple[str, str]], section: str) -> None:
@@ -367,27 +428,50 @@ def split_rows(section: Section) -> list[list[str]]:
     width = len(fields)
     if width == 0:
         for offset, line in enumerate(section.body):
-            if line != "":
-                raise DecodeError(
-                    "expected an empty row for a record with no fields",
-                    line=section.line + 1 + offset,
-                    section=section.name,
-                    row=offset + 1,
-                )
+            split_row(line, fields, False, section.name, offset + 1, section.line + 1 + offset)
         return [[] for _ in section.body]
     rows = list(map(_split_tab, section.body))
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
-                raise DecodeError(
-                    f"expected {width} cells, got {len(cells)}",
-                    line=section.line + 1 + offset,
-                    section=section.name,
-                    row=offset + 1,
+                raise _width_error(
+                    width, len(cells), section.name, offset + 1, section.line + 1 + offset
                 )
     if section.numbered:
         _check_numbering(section, rows)
     return rows
+
+
+def split_row(
+    line: str, fields: tuple[str, ...], numbered: bool, section: str, row: int, line_no: int
+) -> list[str]:
+    """One body line of a record section as its cells, checked as :func:`split_rows` checks it.
+
+    ``numbered``: the section is a record array whose first field is ``n``,
+    so this row's ``n`` cell must be ``row``.
+
+    Raises:
+        DecodeError: for a wrong number of cells or a wrong ``n``.
+    """
+    if not fields:
+        if line != "":
+            raise DecodeError(
+                "expected an empty row for a record with no fields",
+                line=line_no,
+                section=section,
+                row=row,
+            )
+        return []
+    cells = line.split("\t")
+    if len(cells) != len(fields):
+        raise _width_error(len(fields), len(cells), section, row, line_no)
+    if numbered and cells[0] != (_ROW_NUMBERS[row - 1] if row <= len(_ROW_NUMBERS) else str(row)):
+        _check_number(cells[0], row, section, line_no)
+    return cells
+
+
+def _width_error(width: int, got: int, section: str, row: int, line_no: int) -> DecodeError:
+    return DecodeError(f"expected {width} cells, got {got}", line=line_no, section=section, row=row)
 
 
 _ROW_NUMBERS: list[str] = []
@@ -441,26 +525,26 @@ def _check_numbering(section: Section, rows: list[list[str]]) -> None:
     if [cells[0] for cells in rows] == row_numbers(len(rows)):
         return
     for offset, cells in enumerate(rows):
-        number = offset + 1
-        try:
-            value = decode_cell(cells[0])
-        except DecodeError as exc:
-            raise DecodeError(
-                exc.reason,
-                line=section.line + 1 + offset,
-                section=section.name,
-                row=number,
-                field="n",
-            ) from None
-        if type(value) not in (int, float) or value != number:
-            raise DecodeError(
-                f"reserved n is {_clip(cells[0])}, expected {number}: rows were dropped, "
-                "duplicated or reordered",
-                line=section.line + 1 + offset,
-                section=section.name,
-                row=number,
-                field="n",
-            )
+        _check_number(cells[0], offset + 1, section.name, section.line + 1 + offset)
+
+
+def _check_number(cell: str, number: int, section: str, line_no: int) -> None:
+    """Check one reserved ``n`` cell (which is not spelled as ``str(number)``)."""
+    try:
+        value = decode_cell(cell)
+    except DecodeError as exc:
+        raise DecodeError(
+            exc.reason, line=line_no, section=section, row=number, field="n"
+        ) from None
+    if type(value) not in (int, float) or value != number:
+        raise DecodeError(
+            f"reserved n is {_clip(cell)}, expected {number}: rows were dropped, "
+            "duplicated or reordered",
+            line=line_no,
+            section=section,
+            row=number,
+            field="n",
+        )
 
 
 def decode_records(section: Section) -> list[dict[str, Any]]:
