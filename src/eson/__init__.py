@@ -45,6 +45,7 @@ __all__ = [
     "EncodeError",
     "Encoder",
     "Err",
+    "Event",
     "LintFinding",
     "LintReport",
     "Message",
@@ -52,6 +53,7 @@ __all__ = [
     "PromptCost",
     "Record",
     "Repair",
+    "StreamDecoder",
     "TOONError",
     "ValidationError",
     "__version__",
@@ -73,9 +75,11 @@ __all__ = [
 _AGENT_NAMES = frozenset(
     {
         "Choice",
+        "Event",
         "LintFinding",
         "LintReport",
         "PromptCost",
+        "StreamDecoder",
         "choose",
         "count_tokens",
         "detect",
@@ -93,9 +97,11 @@ if TYPE_CHECKING:
     from eson import toon as toon
     from eson.agent import (
         Choice,
+        Event,
         LintFinding,
         LintReport,
         PromptCost,
+        StreamDecoder,
         choose,
         count_tokens,
         detect,

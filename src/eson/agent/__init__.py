@@ -9,6 +9,7 @@
 - :mod:`eson.agent.prompts`     -- telling a model what to write (``prompt``, ``primer``)
 - :mod:`eson.agent.payload`     -- finding the payload in a model's reply (``extract``)
 - :mod:`eson.agent.replies`     -- reading a reply into a validated value (``parse_reply``)
+- :mod:`eson.agent.stream`      -- decoding a reply as it streams (``StreamDecoder``, ``Event``)
 
 The layer imports the codecs and the functional API, never the model bases
 (:mod:`eson.pydantic`, :mod:`eson.msgspec`): those sit above it and their
@@ -24,14 +25,17 @@ from eson.agent.negotiation import accepted_formats, decode_as, detect
 from eson.agent.payload import Payload, extract, locate
 from eson.agent.prompts import PromptCost, primer, prompt, prompt_cost
 from eson.agent.replies import parse_reply
+from eson.agent.stream import Event, StreamDecoder
 from eson.agent.tokens import count_tokens, token_backends
 
 __all__ = [
     "Choice",
+    "Event",
     "LintFinding",
     "LintReport",
     "Payload",
     "PromptCost",
+    "StreamDecoder",
     "accepted_formats",
     "choose",
     "count_tokens",

@@ -34,12 +34,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from eson.errors import DecodeError
 from eson.wire.eson_lenient import is_blank
-from eson.wire.eson_reader import HEADER, document_end, head_extent, text_of
+from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
 
 __all__ = ["FORMATS", "Format", "Payload", "extract", "locate"]
 
@@ -61,23 +61,39 @@ _JSON_START = re.compile(r"[{\[]")
 _json_decoder = json.JSONDecoder()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Payload:
     """The payload found in a reply.
 
     Attributes:
-        text: The payload's text, as written (fence and prose removed).
+        lines: The payload's lines, as written (fence and prose removed; the
+            CR of a CRLF removed).
+        terminated: Whether its last line had a line break.
         format: ``"eson"``, ``"toon"`` or ``"json"``.
         first_line: 1-based line of the reply where the payload starts.
         fenced: Whether it came from a code fence.
         tag: The fence's language tag (``""`` for a bare fence), or ``None``.
+        crlf: The reply's lines end with CRLF.
     """
 
-    text: str
+    lines: list[str]
+    terminated: bool
     format: Format
     first_line: int
     fenced: bool
     tag: str | None = None
+    crlf: bool = False
+
+    @property
+    def text(self) -> str:
+        """The payload's text, as written (with its own line breaks)."""
+        separator = "\r\n" if self.crlf else "\n"
+        return separator.join(self.lines) + (separator if self.terminated else "")
+
+    @property
+    def split(self) -> SplitText:
+        """The payload as lines, for a reader that takes them as they are."""
+        return SplitText(self.lines, self.terminated)
 
 
 @dataclass(slots=True)
@@ -125,20 +141,32 @@ def locate(
     """
     allowed = _check_formats(formats)
     reply = text_of(text)
+    if reply.startswith("\ufeff"):
+        reply = reply[1:]
     lines = reply.split("\n")
-    fenced, outside = _blocks(lines)
-    found: list[Payload] = []
-    for block in fenced:
-        payload = _fenced_payload(block, allowed)
-        if payload is not None:
-            found.append(payload)
-    for block in outside:
-        found.extend(_unfenced_payloads(block, allowed, names))
-    if not found:
-        raise DecodeError(_nothing_found(allowed, reply), line=1)
-    rank = {name: position for position, name in enumerate(allowed)}
-    found.sort(key=lambda payload: (rank[payload.format], not payload.fenced, -payload.first_line))
-    return found[0]
+    crlf = False
+    if "\r" in reply:
+        # A CR before an LF belongs to the line break (the last piece has no LF after it).
+        last = lines.pop()
+        crlf = bool(lines) and lines[0].endswith("\r")
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+        lines.append(last)
+    fenced, outside = _blocks(lines, reply)
+    for fmt in allowed:  # the first format with a candidate wins: stop searching there
+        found: list[Payload] = []
+        for block in fenced:
+            payload = _fenced_payload(block, fmt, allowed)
+            if payload is not None:
+                found.append(payload)
+        if not found:
+            for block in outside:
+                found.extend(_unfenced_payloads(block, fmt, names))
+        if found:
+            chosen = max(found, key=lambda payload: payload.first_line)
+            if crlf:
+                chosen = replace(chosen, crlf=True)
+            return chosen
+    raise DecodeError(_nothing_found(allowed, reply), line=1)
 
 
 def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
@@ -166,15 +194,18 @@ def _nothing_found(allowed: Sequence[str], reply: str) -> str:
 # -- blocks: fenced and not -----------------------------------------------------------
 
 
-def _blocks(lines: list[str]) -> tuple[list[_Block], list[_Block]]:
+def _blocks(lines: list[str], reply: str) -> tuple[list[_Block], list[_Block]]:
     """Split the reply into fenced blocks and the runs of lines outside fences."""
+    total = len(lines)
+    if reply.rfind("```") < 0 and reply.rfind("~~~") < 0:
+        return [], [_Block(lines, 0, False, None, True)]
     fenced: list[_Block] = []
     outside: list[_Block] = []
     run_start = 0
     index = 0
-    total = len(lines)
     while index < total:
-        opening = _FENCE_OPEN.fullmatch(lines[index].rstrip("\r"))
+        line = lines[index]
+        opening = _FENCE_OPEN.fullmatch(line) if line.lstrip(" ")[:1] in ("`", "~") else None
         if opening is None:
             index += 1
             continue
@@ -182,11 +213,17 @@ def _blocks(lines: list[str]) -> tuple[list[_Block], list[_Block]]:
             outside.append(_Block(lines[run_start:index], run_start, False, None))
         indent, marker, tag = opening.groups()
         close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+        head = marker[0]
         body_start = index + 1
         end = body_start
-        while end < total and close.fullmatch(lines[end].rstrip("\r")) is None:
+        while end < total:
+            line = lines[end]
+            if head in line[:4] and close.fullmatch(line) is not None:
+                break
             end += 1
-        body = [_dedent(line, len(indent)) for line in lines[body_start:end]]
+        body = lines[body_start:end]
+        if indent:
+            body = [_dedent(line, len(indent)) for line in body]
         fenced.append(_Block(body, body_start, True, tag.lower(), end >= total))
         index = end + 1
         run_start = index
@@ -215,23 +252,22 @@ def _trimmed(lines: list[str]) -> tuple[int, int]:
 
 
 def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
-    text = "\n".join(block.lines[start:end])
-    # The last line had a line break unless it ends the reply itself: keep that
-    # fact, since a cut-off last line must not look complete (partial reading).
-    if fmt == "eson" and (end < len(block.lines) or not block.ends_reply):
-        text += "\n"
-    return Payload(text, fmt, block.first + start + 1, block.fenced, block.tag)
+    # Every line of a reply but its very last had a line break after it.  Keep
+    # that fact: a cut-off last line must not look complete (partial reading).
+    terminated = end < len(block.lines) or not block.ends_reply
+    return Payload(
+        block.lines[start:end], terminated, fmt, block.first + start + 1, block.fenced, block.tag
+    )
 
 
-def _fenced_payload(block: _Block, allowed: Sequence[Format]) -> Payload | None:
+def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Payload | None:
     tag = block.tag or ""
     if tag not in _PAYLOAD_TAGS and tag not in _TEXT_TAGS:
         return None  # code in another language
     start, end = _trimmed(block.lines)
     if start == end:
         return None
-    fmt = _content_format(block.lines[start:end], _PAYLOAD_TAGS.get(tag), allowed)
-    if fmt is None:
+    if _content_format(block.lines[start:end], _PAYLOAD_TAGS.get(tag), allowed) != fmt:
         return None
     return _payload(block, start, end, fmt)
 
@@ -268,43 +304,31 @@ def _is_json(lines: list[str]) -> bool:
 # -- payloads outside fences ----------------------------------------------------------
 
 
-def _unfenced_payloads(
-    block: _Block, allowed: Sequence[Format], names: Collection[str] | None
-) -> list[Payload]:
-    found: list[Payload] = []
-    lines = block.lines
-    if "eson" in allowed:
-        found.extend(_unfenced_eson(block, names))
-    if "json" in allowed:
-        payload = _unfenced_json(block)
-        if payload is not None:
-            found.append(payload)
-    if "toon" in allowed and lines:
-        payload = _unfenced_toon(block, names)
-        if payload is not None:
-            found.append(payload)
-    return found
+def _unfenced_payloads(block: _Block, fmt: Format, names: Collection[str] | None) -> list[Payload]:
+    if fmt == "eson":
+        return _unfenced_eson(block, names)
+    payload = _unfenced_json(block) if fmt == "json" else _unfenced_toon(block, names)
+    return [] if payload is None else [payload]
 
 
 def _unfenced_eson(block: _Block, names: Collection[str] | None) -> list[Payload]:
     lines = block.lines
     found: list[Payload] = []
-    index = 0
     total = len(lines)
+    index = 0
     while index < total:
-        line = lines[index].rstrip("\r").rstrip(" \t")
-        if line == HEADER or _VERSION.fullmatch(line):
-            end = document_end(lines, index + 1)
-            found.append(_payload(block, index, max(end, index + 1), "eson"))
-            index = max(end, index + 1)
+        line = lines[index]
+        if line.startswith("!eson/") and _VERSION.fullmatch(line.rstrip(" \t")):
+            end = max(document_end(lines, index + 1), index + 1)
+            found.append(_payload(block, index, end, "eson"))
+            index = end
             continue
         index += 1
     if found or not names:
         return found
     # No header: a document that starts with an entry the schema declares.
     for index, line in enumerate(lines):
-        text = line.rstrip("\r")
-        if head_extent(text) is None or _entry_name(text) not in names:
+        if _entry_name(line) not in names or head_extent(line) is None:
             continue
         end = document_end(lines, index)
         found.append(_payload(block, index, end, "eson"))
@@ -340,7 +364,7 @@ def _unfenced_json(block: _Block) -> Payload | None:
         return None
     start, end = best
     first = text.count("\n", 0, start)
-    return Payload(text[start:end], "json", block.first + first + 1, False, None)
+    return Payload(text[start:end].split("\n"), False, "json", block.first + first + 1, False)
 
 
 def _toon_key(line: str) -> str | None:
@@ -352,7 +376,7 @@ def _toon_key(line: str) -> str | None:
 
 
 def _unfenced_toon(block: _Block, names: Collection[str] | None) -> Payload | None:
-    lines = [line.rstrip("\r") for line in block.lines]
+    lines = block.lines
     total = len(lines)
     for start in range(total):
         line = lines[start]

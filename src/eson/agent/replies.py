@@ -144,8 +144,8 @@ def _names(type: Any) -> frozenset[str] | None:
 def _decode(payload: Payload, type: Any, partial: bool, log: list[Repair]) -> Any:
     if payload.format == "eson":
         if type is None:
-            return decode_document(payload.text, strict=False, repairs=log, partial=partial)
-        return reader_for(type).decode(payload.text, False, log, partial)
+            return decode_document(payload.split, strict=False, repairs=log, partial=partial)
+        return reader_for(type).decode(payload.split, False, log, partial)
     if payload.format == "toon":
         if type is None:
             return decode_text(payload.text, strict=True)

@@ -37,6 +37,7 @@ from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson.wire.eson_cells import decode_column, encode_str
 from eson.wire.eson_reader import (
+    Document,
     Section,
     build_records,
     decode_section,
@@ -46,7 +47,7 @@ from eson.wire.eson_reader import (
 )
 from eson.wire.repairs import Repair, RepairLog
 
-__all__ = ["DocumentReader", "document_reader"]
+__all__ = ["DocumentReader", "document_reader", "known_cells", "validation_error"]
 
 EntryDecoder = Callable[[Section, "RepairLog | None"], Any]
 ColumnDecoder = Callable[[Sequence[str]], tuple[list[Any], bool]]
@@ -67,6 +68,23 @@ def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
     return decode_column(texts), False
 
 
+def known_cells(item: FieldSchema) -> dict[str, Any] | None:
+    """For a field of a few known values (``Literal`` strings, booleans): cell text -> value.
+
+    ``None`` for other fields.  A cell not in the table is decoded the usual way.
+    """
+    cell = item.cell
+    plain = cell.plain
+    known: dict[str, Any] | None = None
+    if cell.choices is not None:
+        known = {encode_str(choice): choice for choice in cell.choices}
+    elif plain and plain <= {bool, _NONE}:
+        known = {"true": True, "false": False}
+    if known is not None and _NONE in plain:
+        known["null"] = None
+    return known
+
+
 def _column_decoder(item: FieldSchema) -> ColumnDecoder:
     """Decode one column of cell texts into the untyped values.
 
@@ -79,14 +97,8 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
     exact = annotation in _EXACT_TYPES or (
         literal_values(annotation) is not None and cell.choices is not None
     )
-    known: dict[str, Any] | None = None
-    if cell.choices is not None:
-        known = {encode_str(choice): choice for choice in cell.choices}
-    elif plain and plain <= {bool, _NONE}:
-        known = {"true": True, "false": False}
+    known = known_cells(item)
     if known is not None:
-        if _NONE in plain:
-            known["null"] = None
         lookup = known.__getitem__
 
         def decode_known(texts: Sequence[str]) -> tuple[list[Any], bool]:
@@ -252,7 +264,7 @@ class DocumentReader:
 
     def plain(
         self,
-        data: str | bytes | bytearray | memoryview,
+        data: Document,
         strict: bool = True,
         repairs: RepairLog | None = None,
         partial: bool = False,
@@ -340,7 +352,7 @@ class DocumentReader:
 
     def decode(
         self,
-        data: str | bytes | bytearray | memoryview,
+        data: Document,
         strict: bool = True,
         repairs: RepairLog | None = None,
         partial: bool = False,

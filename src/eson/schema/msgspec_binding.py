@@ -228,6 +228,13 @@ class MsgspecBinding:
 
         return read
 
+    def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
+        if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct) or not _positional(cls):
+            return None
+        if tuple(item.attr for item in fields) != cls.__struct_fields__:
+            return None
+        return cls
+
     def record_builder(
         self, cls: type, fields: Sequence[FieldSchema]
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:

@@ -268,6 +268,9 @@ class PydanticBinding:
 
         return read
 
+    def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
+        return None  # validators see whole records: always validate dicts
+
     def record_builder(
         self, cls: type, fields: Sequence[FieldSchema]
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:

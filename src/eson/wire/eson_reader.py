@@ -42,10 +42,13 @@ __all__ = [
     "Head",
     "Section",
     "SectionKind",
+    "SplitText",
+    "count_error",
     "decode_document",
     "document_end",
-    "count_error",
     "head_extent",
+    "looks_like_prose",
+    "number_text",
     "read_head",
     "read_header",
     "row_numbers",
@@ -54,6 +57,7 @@ __all__ = [
     "split_row",
     "split_rows",
     "text_of",
+    "width_error",
 ]
 
 #: The first line of every ESON 1.x document.
@@ -119,13 +123,34 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
     raise TypeError(f"ESON input must be str or bytes-like, not {type(data).__name__}")
 
 
-def _lines(text: str, lenient: bool = False) -> tuple[list[str], bool, bool]:
+@dataclass(frozen=True, slots=True)
+class SplitText:
+    """A document already cut into lines (by a reader that had to split it anyway).
+
+    Attributes:
+        lines: The lines, without line breaks (LF; the CR of a CRLF removed;
+            no byte-order mark).
+        terminated: Whether the last line had a line break.
+    """
+
+    lines: list[str]
+    terminated: bool
+
+
+Document = str | bytes | bytearray | memoryview | SplitText
+
+
+def _lines(data: Document, lenient: bool = False) -> tuple[list[str], bool, bool]:
     """Split a document into lines (BOM dropped, CRLF read as LF).
 
     Returns the lines, whether the text ended with a line break and (only
     when ``lenient``) whether some line may have white space at a cell's or
-    line's edge (see :func:`eson.wire.eson_lenient.has_edge_space`).
+    line's edge (see :func:`eson.wire.eson_lenient.has_edge_space`; for a
+    :class:`SplitText` each section is checked on its own instead).
     """
+    if isinstance(data, SplitText):
+        return list(data.lines), data.terminated, lenient
+    text = text_of(data)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
@@ -191,7 +216,7 @@ def _reads_as_entry(line: str) -> bool:
 
 
 def scan_sections(
-    data: str | bytes | bytearray | memoryview,
+    data: Document,
     *,
     strict: bool = True,
     repairs: RepairLog | None = None,
@@ -223,7 +248,7 @@ def scan_sections(
             line, an invalid or duplicate name or field, or a declared count
             larger than the lines that follow.
     """
-    lines, terminated, edges = _lines(text_of(data), not strict)
+    lines, terminated, edges = _lines(data, not strict)
     log: RepairLog | None = None
     if not strict:
         log = repairs if repairs is not None else []
@@ -434,7 +459,7 @@ def split_rows(section: Section) -> list[list[str]]:
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
-                raise _width_error(
+                raise width_error(
                     width, len(cells), section.name, offset + 1, section.line + 1 + offset
                 )
     if section.numbered:
@@ -464,13 +489,24 @@ def split_row(
         return []
     cells = line.split("\t")
     if len(cells) != len(fields):
-        raise _width_error(len(fields), len(cells), section, row, line_no)
-    if numbered and cells[0] != (_ROW_NUMBERS[row - 1] if row <= len(_ROW_NUMBERS) else str(row)):
+        raise width_error(len(fields), len(cells), section, row, line_no)
+    if numbered and cells[0] != number_text(row):
         _check_number(cells[0], row, section, line_no)
     return cells
 
 
-def _width_error(width: int, got: int, section: str, row: int, line_no: int) -> DecodeError:
+def number_text(row: int) -> str:
+    """``str(row)``: what the reserved ``n`` cell of row ``row`` holds (cached)."""
+    if row <= len(_ROW_NUMBERS):
+        return _ROW_NUMBERS[row - 1]
+    if row <= _ROW_NUMBERS_CACHED:
+        start = len(_ROW_NUMBERS) + 1
+        _ROW_NUMBERS.extend(map(str, range(start, max(row, start + 1023) + 1)))
+        return _ROW_NUMBERS[row - 1]
+    return str(row)
+
+
+def width_error(width: int, got: int, section: str, row: int, line_no: int) -> DecodeError:
     return DecodeError(f"expected {width} cells, got {got}", line=line_no, section=section, row=row)
 
 
@@ -608,7 +644,7 @@ def decode_section(section: Section) -> Any:
 
 
 def decode_document(
-    data: str | bytes | bytearray | memoryview,
+    data: Document,
     *,
     strict: bool = True,
     repairs: RepairLog | None = None,
@@ -654,7 +690,7 @@ def head_extent(line: str) -> int | None:
     return int(digits) if len(digits) <= 9 else 10**9
 
 
-def _looks_like_prose(line: str) -> bool:
+def looks_like_prose(line: str) -> bool:
     """A line that is no part of a document: no TAB, and words or a sentence's end."""
     if "\t" in line:
         return False
@@ -668,7 +704,7 @@ def document_end(lines: list[str], start: int) -> int:
     Entries are followed head by head, each with its declared rows, so the
     document ends where its last section's rows end.  Blank lines between
     entries are passed over; the document ends at the first line at a head's
-    place that reads as prose (see :func:`_looks_like_prose`).  A line at a
+    place that reads as prose (see :func:`looks_like_prose`).  A line at a
     head's place that is neither a head nor prose (a TAB-separated row past
     the declared count, say) stays in the document, so that reading it fails
     with the count error instead of silently dropping rows.
@@ -683,7 +719,7 @@ def document_end(lines: list[str], start: int) -> int:
             continue
         rows = head_extent(line)
         if rows is None:
-            if _looks_like_prose(line):
+            if looks_like_prose(line):
                 break
             index += 1
             end = index

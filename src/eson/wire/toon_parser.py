@@ -33,7 +33,7 @@ from eson.wire.toon_scanner import (
     split_table,
 )
 
-__all__ = ["Positions", "decode_text", "text_of"]
+__all__ = ["Positions", "decode_text", "is_key_value", "split_key", "text_of"]
 
 _OBJECT, _LIST, _TRAIL = 0, 1, 2
 _QUOTED_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)" *:', re.S)
@@ -154,6 +154,7 @@ def decode_text(
     indent_size: int = 2,
     level: int = 1,
     positions: Positions | None = None,
+    fields: bool = False,
 ) -> Any:
     """Decode a TOON document held in a ``str`` into plain Python values.
 
@@ -173,6 +174,9 @@ def decode_text(
             document; more when ``text`` is a block cut out of a larger
             document, so that the nesting limit counts from where it stood).
         positions: When given, records the line of every key and element.
+        fields: The text is known to hold fields of an object (a block of a
+            document being streamed): never read it as a root array or a
+            lone primitive.
 
     Raises:
         TOONError: for malformed text, with the 1-based line number.
@@ -183,7 +187,7 @@ def decode_text(
     if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
         raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
     lines = scan_lines(text, indent_size, strict)
-    return _Parser(lines, strict, level, positions).parse()
+    return _Parser(lines, strict, level, positions, fields).parse()
 
 
 class _Frame:
@@ -244,12 +248,32 @@ def _split_key(content: str) -> tuple[str, str]:
     return content[:colon].strip(" "), content[colon + 1 :].strip(" ")
 
 
+def is_key_value(content: str) -> bool:
+    """Whether a line's content (without indentation) is a ``key: ...`` line."""
+    return bool(content) and _is_key_value(content)
+
+
+def split_key(content: str) -> tuple[str, str]:
+    """A ``key: value`` line's decoded key and its trimmed rest.
+
+    Raises:
+        TOONError: for a malformed key.
+    """
+    return _split_key(content)
+
+
 class _Parser:
     """One decoding run over scanned lines."""
 
     def __init__(
-        self, lines: ScannedLines, strict: bool, level: int = 1, positions: Positions | None = None
+        self,
+        lines: ScannedLines,
+        strict: bool,
+        level: int = 1,
+        positions: Positions | None = None,
+        fields: bool = False,
     ) -> None:
+        self.fields = fields
         self.level = level
         self.positions = positions
         self.depths = lines.depths
@@ -288,7 +312,7 @@ class _Parser:
             shift = self.depths[0]
             self.depths = [max(0, depth - shift) for depth in self.depths]
         first = contents[0]
-        if first[0] == "[":
+        if first[0] == "[" and not self.fields:
             if first.rstrip(" ") == "[]":
                 if count > 1 and self.strict:
                     self.index = 1
@@ -302,7 +326,7 @@ class _Parser:
                 self._run(following)
                 self._close_all()
                 return holder[0]
-        if count == 1 and not _is_key_value(first):
+        if count == 1 and not self.fields and not _is_key_value(first):
             return parse_primitive(first.rstrip(" "))
         root: dict[str, Any] = {}
         self.stack.append(_Frame(_OBJECT, root, 0, -1, False, self.level))
