@@ -40,6 +40,7 @@ from typing import Literal
 from eson.errors import DecodeError
 from eson.wire.eson_lenient import is_blank
 from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
+from eson.wire.toon_stream import ends_document
 
 __all__ = ["FORMATS", "Format", "Payload", "extract", "locate"]
 
@@ -396,8 +397,7 @@ def _unfenced_toon(block: _Block, names: Collection[str] | None) -> Payload | No
             if line[:1] == " " or line.lstrip(" ").startswith("#"):
                 end = index = index + 1
                 continue
-            key = _toon_key(line)
-            if key is None or (names is not None and key not in names and index > end):
+            if ends_document(line):
                 break
             end = index = index + 1
         if names is None and end - start < 2 and "[" not in lines[start]:

@@ -22,6 +22,7 @@ from eson.wire.eson_reader import (
     HEADER,
     Head,
     count_error,
+    head_extent,
     looks_like_prose,
     number_text,
     read_head,
@@ -214,13 +215,15 @@ class LineReader:
         self._head = None
 
     def _entry(self, line: str) -> None:
-        try:
-            head = read_head(line, self.line_no, self._seen, self.log)
-        except DecodeError:
-            if self.ends_at_prose and self.line_no > 1 and looks_like_prose(line):
-                self.ended = True
-                return
-            raise
+        if (
+            self.ends_at_prose
+            and self.line_no > 1
+            and head_extent(line) is None
+            and looks_like_prose(line)
+        ):
+            self.ended = True  # prose after the document, as document_end reads it
+            return
+        head = read_head(line, self.line_no, self._seen, self.log)
         if head is None:
             return  # a blank line between entries (lenient)
         handler = self.target.entry(head, self.line_no)

@@ -38,7 +38,17 @@ from eson.wire.toon_parser import decode_text, is_key_value, split_key
 from eson.wire.toon_quoting import parse_primitive
 from eson.wire.toon_scanner import find_unquoted, split_cells
 
-__all__ = ["LineReader", "StreamTarget"]
+__all__ = ["LineReader", "StreamTarget", "ends_document"]
+
+
+def ends_document(content: str) -> bool:
+    """Whether a top-level line ends a TOON document that is followed by prose.
+
+    True for a line that is no ``key: ...`` line and reads as prose (words,
+    or a sentence's end); any other line belongs to the document, so that a
+    malformed line fails to read instead of silently ending it.
+    """
+    return not is_key_value(content) and looks_like_prose(content)
 
 
 class StreamTarget(Protocol):
@@ -215,7 +225,7 @@ class LineReader:
     def _top(self, content: str, line: str, number: int) -> None:
         self._close_entry()
         if not is_key_value(content):
-            if self.ends_at_prose and looks_like_prose(content):
+            if self.ends_at_prose and ends_document(content):
                 self.ended = True
                 return
             self._fail_as_parser([line], number)
