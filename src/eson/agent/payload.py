@@ -103,7 +103,7 @@ class _Block:
     first: int  # 0-based index of the block's first line in the reply
     fenced: bool
     tag: str | None
-    ends_reply: bool = False  # runs to the end of the reply (no closing fence after it)
+    ends_reply: bool = False  # its last line is the reply's last, without a line break
 
 
 def extract(text: str | bytes | bytearray | memoryview) -> str:
@@ -145,14 +145,16 @@ def locate(
     if reply.startswith("\ufeff"):
         reply = reply[1:]
     lines = reply.split("\n")
+    last = lines.pop()  # the text after the last line break ("" if the reply ends with one)
     crlf = False
     if "\r" in reply:
-        # A CR before an LF belongs to the line break (the last piece has no LF after it).
-        last = lines.pop()
+        # A CR before an LF belongs to the line break.
         crlf = bool(lines) and lines[0].endswith("\r")
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    broken = last == ""  # the reply's last line has its line break
+    if not broken:
         lines.append(last)
-    fenced, outside = _blocks(lines, reply)
+    fenced, outside = _blocks(lines, reply, broken)
     for fmt in allowed:  # the first format with a candidate wins: stop searching there
         found: list[Payload] = []
         for block in fenced:
@@ -195,11 +197,18 @@ def _nothing_found(allowed: Sequence[str], reply: str) -> str:
 # -- blocks: fenced and not -----------------------------------------------------------
 
 
-def _blocks(lines: list[str], reply: str) -> tuple[list[_Block], list[_Block]]:
-    """Split the reply into fenced blocks and the runs of lines outside fences."""
+def _blocks(
+    lines: list[str], reply: str, broken: bool
+) -> tuple[list[_Block], list[_Block]]:
+    """Split the reply into fenced blocks and the runs of lines outside fences.
+
+    ``broken``: the reply's last line ends with a line break (so no block's
+    last line is cut).
+    """
     total = len(lines)
+    ends = not broken
     if reply.rfind("```") < 0 and reply.rfind("~~~") < 0:
-        return [], [_Block(lines, 0, False, None, True)]
+        return [], [_Block(lines, 0, False, None, ends)]
     fenced: list[_Block] = []
     outside: list[_Block] = []
     run_start = 0
@@ -225,11 +234,11 @@ def _blocks(lines: list[str], reply: str) -> tuple[list[_Block], list[_Block]]:
         body = lines[body_start:end]
         if indent:
             body = [_dedent(line, len(indent)) for line in body]
-        fenced.append(_Block(body, body_start, True, tag.lower(), end >= total))
+        fenced.append(_Block(body, body_start, True, tag.lower(), end >= total and ends))
         index = end + 1
         run_start = index
     if run_start < total:
-        outside.append(_Block(lines[run_start:], run_start, False, None, True))
+        outside.append(_Block(lines[run_start:], run_start, False, None, ends))
     return fenced, outside
 
 

@@ -88,6 +88,7 @@ class LineReader:
         "_left",
         "_numbered",
         "_row",
+        "_blank",
         "_seen",
         "_split",
         "_width",
@@ -131,6 +132,7 @@ class LineReader:
         self._split = False  # rows are TAB-separated cells (a record kind with fields)
         self._width = 0
         self._handler: RowHandler | None = None
+        self._blank: list[Repair] = []  # blank-line repairs waiting for an entry
 
     def lines(self, lines: list[str]) -> None:
         """Read complete lines (without their line breaks)."""
@@ -223,9 +225,20 @@ class LineReader:
         ):
             self.ended = True  # prose after the document, as document_end reads it
             return
-        head = read_head(line, self.line_no, self._seen, self.log)
+        log = self.log
+        before = len(log) if log is not None else 0
+        head = read_head(line, self.line_no, self._seen, log)
         if head is None:
-            return  # a blank line between entries (lenient)
+            if self.ends_at_prose and log is not None:
+                # A blank line is "between entries" only once an entry follows:
+                # after the document, it belongs to the text around it.
+                self._blank.extend(log[before:])
+                del log[before:]
+            return
+        if self._blank:
+            assert log is not None
+            log[before:before] = self._blank
+            self._blank.clear()
         handler = self.target.entry(head, self.line_no)
         if head.kind == "scalar":
             return
