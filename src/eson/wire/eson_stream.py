@@ -81,6 +81,7 @@ class LineReader:
     """
 
     __slots__ = (
+        "_blank",
         "_fields",
         "_handler",
         "_head",
@@ -88,7 +89,6 @@ class LineReader:
         "_left",
         "_numbered",
         "_row",
-        "_blank",
         "_seen",
         "_split",
         "_width",
