@@ -337,7 +337,8 @@ def with_texts(cls: type[Any], text: str, indent: int) -> Any:
             steps.append(repair.field)
         for step in steps[:-1]:
             container = container[step]
-        token = tokens[id(container), steps[-1]]
+        token = positions.token_of(container, steps[-1])
+        assert token is not None
         assert parse_primitive(token) == container[steps[-1]]
         assert type(container[steps[-1]]) in (int, float, bool)
         container[steps[-1]] = token

@@ -142,8 +142,6 @@ class ModelMethods:
         return prompt(cls, format="eson", reader=reader, example=example)
 
     @classmethod
-    def toon_prompt(
-        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
-    ) -> str:
+    def toon_prompt(cls, *, reader: bool = False, example: Any = True, delimiter: str = ",") -> str:
         """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
         return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)

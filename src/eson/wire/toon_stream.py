@@ -175,7 +175,7 @@ class LineReader:
     def _line(self, line: str) -> None:
         content = line.lstrip(" ")
         number = self.line_no
-        if not content or (content[0] == "\t" and not content.strip(" \t")):
+        if not content:  # only U+0020 trims (section 12): a line of tabs is no blank line
             if not self._blank:
                 self._blank = number
             self._hold(line)
