@@ -267,3 +267,13 @@ def test_every_error_has_feedback() -> None:
         errors.append(info.value)
     for error in errors:
         assert str(error) in error.feedback and len(error.feedback) <= 800
+
+
+def test_an_empty_record_keeps_its_empty_row_in_a_fence() -> None:
+    doc = "!eson/1\nkind=x\nmeta{}\n\n"
+    for reply in (f"```eson\n{doc}```", f"```eson\n{doc}\n\n```", f"Here:\n{doc}", doc):
+        assert eson.parse_reply(reply) == {"kind": "x", "meta": {}}
+        decoder = eson.StreamDecoder(None)
+        for char in reply:
+            decoder.feed(char)
+        assert decoder.close() == {"kind": "x", "meta": {}}

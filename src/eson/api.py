@@ -37,6 +37,7 @@ from eson.errors import ESONError
 from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
+from eson.wire.options import strict_flag
 from eson.wire.repairs import Repair
 
 __all__ = [
@@ -161,10 +162,8 @@ def check_reading(strict: object, partial: object = False) -> None:
         TypeError: if ``strict`` or ``partial`` is not a ``bool``.
         ValueError: for ``partial=True`` with ``strict=True``.
     """
-    if not isinstance(strict, bool):
-        raise TypeError(f"strict must be True or False, not {strict!r}")
-    if not isinstance(partial, bool):
-        raise TypeError(f"partial must be True or False, not {partial!r}")
+    strict_flag(strict)
+    strict_flag(partial, "partial")
     if partial and strict:
         raise ValueError("partial=True reads a cut-off document leniently: it needs strict=False")
 

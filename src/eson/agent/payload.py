@@ -197,9 +197,7 @@ def _nothing_found(allowed: Sequence[str], reply: str) -> str:
 # -- blocks: fenced and not -----------------------------------------------------------
 
 
-def _blocks(
-    lines: list[str], reply: str, broken: bool
-) -> tuple[list[_Block], list[_Block]]:
+def _blocks(lines: list[str], reply: str, broken: bool) -> tuple[list[_Block], list[_Block]]:
     """Split the reply into fenced blocks and the runs of lines outside fences.
 
     ``broken``: the reply's last line ends with a line break (so no block's
@@ -279,6 +277,11 @@ def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Pa
         return None
     if _content_format(block.lines[start:end], _PAYLOAD_TAGS.get(tag), allowed) != fmt:
         return None
+    if fmt == "eson":
+        # A blank line may be a row (the empty row of "name{}"): keep the
+        # trailing blank lines the document's own counts take.
+        first = start + 1 if block.lines[start].startswith("!eson/") else start
+        end = max(end, document_end(block.lines, first))
     return _payload(block, start, end, fmt)
 
 
