@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -35,6 +36,12 @@ import eson.toon
 from eson import Repair
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def read(text: str, model: type | None, strict: bool) -> Any:
+    if model is None:
+        return eson.decode(text, strict=strict)
+    return eson.decode(text, type=model, strict=strict)
 
 
 def outcome(function: Any) -> tuple[str, Any]:
@@ -126,16 +133,8 @@ def test_lenient_is_never_more_permissive_about_counts(draw: st.DataObject) -> N
     damaged = text[: head.start(2)] + str(changed) + text[head.end(2) :]
     last = head is heads[-1] and not re.search(r"^[A-Za-z_][^\t\n]*=", text[head.end() :], re.M)
     for typed in (model, None):
-        strict = outcome(
-            lambda: eson.decode(damaged, type=typed) if typed else eson.decode(damaged)
-        )
-        lenient = outcome(
-            lambda: (
-                eson.decode(damaged, type=typed, strict=False)
-                if typed
-                else eson.decode(damaged, strict=False)
-            )
-        )
+        strict = outcome(partial(read, damaged, typed, True))
+        lenient = outcome(partial(read, damaged, typed, False))
         assert lenient == strict, (damaged, strict, lenient)
         if changed > declared and last:
             assert strict[0] == "error"  # the array ends the document: rows are missing
@@ -155,7 +154,7 @@ def test_a_changed_n_always_fails(values: list[str], draw: st.DataObject) -> Non
     lines[index] = f"{other}\t{rest}"
     damaged = "\n".join(lines)
     for strict in (True, False):
-        assert outcome(lambda: eson.decode(damaged, strict=strict))[0] == "error"
+        assert outcome(partial(read, damaged, None, strict))[0] == "error"
 
 
 # -- parse_reply(encode(m)) == m -------------------------------------------------------------
