@@ -205,7 +205,9 @@ def _blocks(lines: list[str], reply: str, broken: bool) -> tuple[list[_Block], l
     """
     total = len(lines)
     ends = not broken
-    if reply.rfind("```") < 0 and reply.rfind("~~~") < 0:
+    if ("`" not in reply or reply.rfind("```") < 0) and (
+        "~" not in reply or reply.rfind("~~~") < 0
+    ):
         return [], [_Block(lines, 0, False, None, ends)]
     fenced: list[_Block] = []
     outside: list[_Block] = []

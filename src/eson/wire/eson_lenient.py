@@ -20,8 +20,9 @@ What is never repaired: counts and the reserved ``n`` sequence (checksums,
 Wire Profile W4), cell counts, quoting, names, and anything else; see
 docs/replies.md.  The reader (:mod:`eson.wire.eson_reader`) calls these
 helpers from its one scanner, and only when the strict reading of a line
-fails or the text holds white space next to a TAB or line break, so
-lenient reading of canonical text costs almost nothing.
+fails or a section's rows hold white space next to a TAB or line break
+(:func:`body_has_edge_space`), so lenient reading of canonical text costs
+almost nothing.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import re
 __all__ = [
     "CELL_SPACE",
     "HEAD_SPACE",
-    "has_edge_space",
+    "body_has_edge_space",
     "is_blank",
     "repair_head",
     "strip_row",
@@ -47,10 +48,6 @@ _SPACE_CLASS = "[" + re.escape(HEAD_SPACE) + "]"
 _LOOSE_SCALAR = re.compile(rf"({_NAME})({_SPACE_CLASS}*)=({_SPACE_CLASS}*)(.*)", re.DOTALL)
 _COMMA_SPACE = re.compile(r",[ \t]+")
 _FIELD_LIST = re.compile(rf"({_NAME}(?:\[[0-9]+\])?)\{{([^}}]*)\}}")
-_EDGE_SPACE = re.compile(
-    "[" + re.escape(CELL_SPACE) + "][\t\n]|[\t\n][" + re.escape(CELL_SPACE) + "]"
-)
-_RARE_ASCII_SPACE = ("\v", "\f", "\r")
 
 Note = tuple[str, str]  # (repair kind, what was done)
 
@@ -60,25 +57,34 @@ def is_blank(line: str) -> bool:
     return not line.strip(HEAD_SPACE)
 
 
-def has_edge_space(text: str) -> bool:
-    """Whether any line of ``text`` may have white space at a cell's or line's edge.
+def body_has_edge_space(body: list[str], split: bool) -> bool:
+    """Whether a section's body lines may have white space at a cell's edge.
 
-    A quick whole-text check: ``False`` means no cell and no line of the
-    text starts or ends with white space, so nothing needs stripping.
-    ``True`` may be a false alarm (the caller then looks line by line).
+    A quick check over the joined lines: ``False`` means no cell starts or
+    ends with white space, so nothing needs stripping; ``True`` may be a
+    false alarm (the caller then looks line by line).  ``split``: the lines
+    are TAB-separated record rows (else one cell each).
     """
-    if not text:
+    if not body:
         return False
-    if text[0] in HEAD_SPACE or text[-1] in HEAD_SPACE:
+    # Joined so that every cell edge touches the separator: "x \t" or "\t x".
+    separator = "\t\n\t" if split else "\n"
+    joined = separator.join(body)
+    if not joined:
+        return False
+    if joined[0] in CELL_SPACE or joined[-1] in CELL_SPACE:
         return True
     # rfind, not "in": on text full of spaces and TABs, CPython's forward
     # search for a two-character needle is several times slower.
-    rfind = text.rfind
-    if rfind(" \t") >= 0 or rfind("\t ") >= 0 or rfind(" \n") >= 0 or rfind("\n ") >= 0:
+    rfind = joined.rfind
+    if split:
+        if rfind(" \t") >= 0 or rfind("\t ") >= 0:
+            return True
+    elif rfind(" \n") >= 0 or rfind("\n ") >= 0:
         return True
-    if text.isascii() and not any(char in text for char in _RARE_ASCII_SPACE):
-        return False
-    return _EDGE_SPACE.search(text) is not None
+    if joined.isascii():
+        return "\v" in joined or "\f" in joined or "\r" in joined
+    return any(char in joined for char in CELL_SPACE)
 
 
 def _count(text: str, what: str) -> str:

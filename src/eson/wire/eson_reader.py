@@ -28,7 +28,7 @@ from eson.errors import DecodeError
 from eson.wire.eson_cells import decode_cell, decode_column
 from eson.wire.eson_lenient import (
     HEAD_SPACE,
-    has_edge_space,
+    body_has_edge_space,
     is_blank,
     repair_head,
     strip_row,
@@ -140,27 +140,23 @@ class SplitText:
 Document = str | bytes | bytearray | memoryview | SplitText
 
 
-def _lines(data: Document, lenient: bool = False) -> tuple[list[str], bool, bool]:
+def _lines(data: Document) -> tuple[list[str], bool]:
     """Split a document into lines (BOM dropped, CRLF read as LF).
 
-    Returns the lines, whether the text ended with a line break and (only
-    when ``lenient``) whether some line may have white space at a cell's or
-    line's edge (see :func:`eson.wire.eson_lenient.has_edge_space`; for a
-    :class:`SplitText` each section is checked on its own instead).
+    Returns the lines and whether the text ended with a line break.
     """
     if isinstance(data, SplitText):
-        return list(data.lines), data.terminated, lenient
+        return list(data.lines), data.terminated
     text = text_of(data)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-    edges = lenient and has_edge_space(text)
     lines = text.split("\n")
     terminated = lines[-1] == ""
     if terminated:
         lines.pop()
-    return lines, terminated, edges
+    return lines, terminated
 
 
 def _check_header(lines: list[str], log: RepairLog | None, headerless: bool) -> int:
@@ -248,7 +244,7 @@ def scan_sections(
             line, an invalid or duplicate name or field, or a declared count
             larger than the lines that follow.
     """
-    lines, terminated, edges = _lines(data, not strict)
+    lines, terminated = _lines(data)
     log: RepairLog | None = None
     if not strict:
         log = repairs if repairs is not None else []
@@ -277,8 +273,7 @@ def scan_sections(
             log.append(short_array(head, count, count < available, line_no))
             following = total
         body = lines[index + 1 : index + 1 + count]
-        if edges and body:
-            assert log is not None
+        if log is not None and body:
             body = _strip_body(body, head.fields, line_no, name, log)
         sections.append(Section(name, head.kind, line_no, head.fields, count, body))
         index = following
@@ -410,9 +405,9 @@ def _strip_body(
     body: list[str], fields: tuple[str, ...] | None, head_line: int, name: str, log: RepairLog
 ) -> list[str]:
     """(lenient) ``body`` with white space stripped around its cells, each change recorded."""
-    if not has_edge_space("\n".join(body)):
-        return body
     split = bool(fields)
+    if not body_has_edge_space(body, split):
+        return body
     stripped = list(body)
     for offset, line in enumerate(body):
         fixed, changed = strip_row(line, split)
