@@ -58,3 +58,12 @@ reveal_type(eson.parse_reply(text, type=Scan))  # N: Revealed type is "api_revea
 reveal_type(eson.parse_reply(text))  # N: Revealed type is "Any"
 reveal_type(eson.extract(text))  # N: Revealed type is "str"
 reveal_type(eson.decode(text, type=Review, strict=False))  # N: Revealed type is "api_reveal.Review"
+stream = eson.StreamDecoder(Review)
+reveal_type(stream)  # N: Revealed type is "eson.agent.stream.StreamDecoder[api_reveal.Review]"
+reveal_type(stream.feed(text)[0].section)  # N: Revealed type is "str"
+reveal_type(stream.close())  # N: Revealed type is "api_reveal.Review"
+reveal_type(eson.StreamDecoder(Scan, format="toon").close())  # N: Revealed type is "api_reveal.Scan"
+reveal_type(eson.StreamDecoder().close())  # N: Revealed type is "dict[str, Any]"
+reveal_type(eson.StreamDecoder(Review, keep=False).close())  # N: Revealed type is "None"
+reveal_type(stream.feed(text)[0].row)  # N: Revealed type is "int | None"
+reveal_type(stream.repairs)  # N: Revealed type is "list[eson.wire.repairs.Repair]"
