@@ -37,6 +37,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from eson.agent.negotiation import detect
 from eson.errors import DecodeError
 from eson.wire.eson_lenient import is_blank
 from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
@@ -56,6 +57,12 @@ _TOON_KEY = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)'
 _TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
 _TOON_ROOT = re.compile(r"\[[0-9]+[\t|]?\](?:\{[^}\n]*\})?:.*")
 _VERSION = re.compile(r"!eson/\S*")
+_DETECTED: dict[str, Format] = {
+    "eson/1": "eson",
+    "toon": "toon",
+    "json": "json",
+    "columnar": "json",
+}
 # JSON may start mid-line ("Here it is: {...}"): try a few starts, never every brace.
 _JSON_TRIES = 8
 _JSON_START = re.compile(r"[{\[]")
@@ -288,32 +295,24 @@ def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Pa
 
 
 def _content_format(lines: list[str], hint: str | None, allowed: Sequence[Format]) -> Format | None:
-    """The format of a fenced block's content, or ``None`` if none of ``allowed`` fits."""
+    """The format of a fenced block's content, or ``None`` if none of ``allowed`` fits.
+
+    The payload detection rules of :func:`eson.detect` decide (ESON header,
+    JSON, TOON); content that is none of them may still be an ESON document
+    without its header (its first line an entry), and broken content takes
+    the fence's tag, so that the format's own reader says what is wrong.
+    """
     first = lines[0].strip()
     if _VERSION.match(first):
         return "eson" if "eson" in allowed else None
-    if first[:1] in ("{", "[") and "json" in allowed and (hint == "json" or _is_json(lines)):
-        return "json"
-    candidates: list[Format] = []
-    if "toon" in allowed and (_TOON_LINE.fullmatch(first) or _TOON_ROOT.fullmatch(first)):
-        candidates.append("toon")
-    if "eson" in allowed and head_extent(first) is not None:
-        candidates.append("eson")
-    if hint in candidates:
-        return hint
-    if candidates:
-        return candidates[0] if len(candidates) == 1 else min(candidates, key=allowed.index)
+    found = _DETECTED.get(detect("\n".join(lines)))
+    if found is not None and found in allowed:
+        return found
+    if found is None and "eson" in allowed and head_extent(first) is not None:
+        return "eson"
     if hint in allowed:
-        return hint  # type: ignore[return-value]  # broken content: its decoder says why
+        return hint  # type: ignore[return-value]
     return None
-
-
-def _is_json(lines: list[str]) -> bool:
-    try:
-        json.loads("\n".join(lines))
-    except ValueError:
-        return False
-    return True
 
 
 # -- payloads outside fences ----------------------------------------------------------
