@@ -57,19 +57,15 @@ def is_blank(line: str) -> bool:
     return not line.strip(HEAD_SPACE)
 
 
-def body_has_edge_space(body: list[str], split: bool) -> bool:
-    """Whether a section's body lines may have white space at a cell's edge.
+def body_has_edge_space(joined: str, split: bool) -> bool:
+    """Whether a section's body may have white space at a cell's edge.
 
-    A quick check over the joined lines: ``False`` means no cell starts or
-    ends with white space, so nothing needs stripping; ``True`` may be a
-    false alarm (the caller then looks line by line).  ``split``: the lines
-    are TAB-separated record rows (else one cell each).
+    ``joined`` is the body lines joined so that every cell edge touches a
+    separator: by ``"\t\n\t"`` for TAB-separated record rows (``split``),
+    by ``"\n"`` for lines of one cell each.  ``False`` means no cell starts
+    or ends with white space, so nothing needs stripping; ``True`` may be a
+    false alarm (the caller then looks line by line).
     """
-    if not body:
-        return False
-    # Joined so that every cell edge touches the separator: "x \t" or "\t x".
-    separator = "\t\n\t" if split else "\n"
-    joined = separator.join(body)
     if not joined:
         return False
     if joined[0] in CELL_SPACE or joined[-1] in CELL_SPACE:

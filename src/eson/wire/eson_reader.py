@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
@@ -87,6 +87,9 @@ class Section:
         fields: Declared field names (record kinds), else ``None``.
         count: Number of body lines (1 for a scalar or single record).
         body: The cell text (scalar) or the body lines (other kinds).
+        joined: The body lines of a record section joined by ``"\t\n\t"``,
+            when a lenient read made that text already (:func:`split_columns`
+            reuses it).
     """
 
     name: str
@@ -95,6 +98,7 @@ class Section:
     fields: tuple[str, ...] | None
     count: int
     body: list[str]
+    joined: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def numbered(self) -> bool:
@@ -273,9 +277,16 @@ def scan_sections(
             log.append(short_array(head, count, count < available, line_no))
             following = total
         body = lines[index + 1 : index + 1 + count]
+        joined = None
         if log is not None and body:
-            body = _strip_body(body, head.fields, line_no, name, log)
-        sections.append(Section(name, head.kind, line_no, head.fields, count, body))
+            split = bool(head.fields)
+            joined = ("\t\n\t" if split else "\n").join(body)
+            if body_has_edge_space(joined, split):
+                body = _strip_body(body, head.fields, line_no, name, log)
+                joined = None
+            elif not split:
+                joined = None  # only record rows are joined this way by split_columns
+        sections.append(Section(name, head.kind, line_no, head.fields, count, body, joined))
         index = following
     return sections
 
@@ -406,8 +417,6 @@ def _strip_body(
 ) -> list[str]:
     """(lenient) ``body`` with white space stripped around its cells, each change recorded."""
     split = bool(fields)
-    if not body_has_edge_space(body, split):
-        return body
     stripped = list(body)
     for offset, line in enumerate(body):
         fixed, changed = strip_row(line, split)
@@ -538,7 +547,8 @@ def split_columns(section: Section) -> list[list[str]]:
         return [list(column) for column in zip(*split_rows(section))] or [[] for _ in fields]
     # Rows are joined with a marker cell "\n", which no real cell can hold:
     # every row has `width` cells iff each marker sits at its slot.
-    cells = "\t\n\t".join(body).split("\t")
+    joined = section.joined if section.joined is not None else "\t\n\t".join(body)
+    cells = joined.split("\t")
     stride = width + 1
     if len(cells) != count * stride - 1 or (
         count > 1 and cells[width::stride].count("\n") != count - 1
