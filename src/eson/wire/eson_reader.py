@@ -150,7 +150,7 @@ def _lines(data: Document) -> tuple[list[str], bool]:
     Returns the lines and whether the text ended with a line break.
     """
     if isinstance(data, SplitText):
-        return list(data.lines), data.terminated
+        return data.lines, data.terminated  # read only: never changed here
     text = text_of(data)
     if text.startswith("\ufeff"):
         text = text[1:]
