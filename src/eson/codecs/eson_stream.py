@@ -251,6 +251,8 @@ _INT_FAST = (
 )
 _BARE_FAST = ("if {c} and {c}[0] not in NB and {c} not in LIT:", "    {v} = {c}")
 _DECIMAL_FAST = ("if DECIMAL({c}):", "    {v} = float({c})")
+_LITERAL_FAST = ("if {c} in LITV:", "    {v} = LITV[{c}]")
+_LITERAL_VALUES = {"null": None, "true": True, "false": False}
 
 
 def _cell_source(
@@ -265,8 +267,9 @@ def _cell_source(
     c = f"c{index}"
     v = f"v{index}"
     general = [f"{v} = CELL({index}, {c}, row, line)", "ok = False"]
-    if item is None:  # untyped: the three common shapes inline
-        paths = [_INT_FAST, _BARE_FAST, _DECIMAL_FAST]
+    if item is None:  # untyped: the common shapes inline
+        paths = [_INT_FAST, _BARE_FAST, _LITERAL_FAST, _DECIMAL_FAST]
+        namespace["LITV"] = _LITERAL_VALUES
         sure = False
     else:
         annotation = item.annotation

@@ -35,6 +35,10 @@ from eson.wire.repairs import Repair, RepairLog
 
 __all__ = ["LineReader", "RowHandler", "StreamTarget"]
 
+# A line starting or ending with one of these may need stripping ("" too: an
+# empty line goes the careful way).
+_EDGE = frozenset(HEAD_SPACE) | {""}
+
 
 #: Takes one row: its cells (one for a scalar array), its 1-based number, its line.
 RowHandler = Callable[[list[str], int, int], None]
@@ -141,44 +145,42 @@ class LineReader:
             if self.ended:
                 return
             self.line_no += 1
-            if self._left:
-                # The hot path, a row of a record array, is inlined here;
-                # anything unusual goes through _body.
-                if self._split and not (
-                    lenient
-                    and (
-                        line[:1] in HEAD_SPACE
-                        or line[-1:] in HEAD_SPACE
-                        or " \t" in line
-                        or "\t " in line
-                        or not line.isascii()
-                        or "\r" in line
-                        or "\v" in line
-                        or "\f" in line
-                    )
-                ):
-                    cells = line.split("\t")
-                    row = self._row + 1
-                    if len(cells) != self._width or (
-                        self._numbered and cells[0] != number_text(row)
-                    ):
-                        self._body(line)  # raises the precise error
-                        continue
-                    self._row = row
-                    self._left -= 1
-                    self._handler(cells, row, self.line_no)  # type: ignore[misc]
-                    if not self._left:
-                        head = self._head
-                        assert head is not None
-                        self._head = None
-                        self.target.end(head, row, self._head_line)
-                else:
-                    self._body(line)
-            elif self.line_no == 1:
-                if not read_header(line, self.log, self.headerless):
-                    self._entry(line)
-            else:
+            left = self._left
+            if not left:
+                if self.line_no == 1 and read_header(line, self.log, self.headerless):
+                    continue
                 self._entry(line)
+                continue
+            # The hot path, a row of a record array, is inlined here; anything
+            # unusual (a line that may need stripping, a bad row) goes through _body.
+            if not self._split or (
+                lenient
+                and (
+                    line[:1] in _EDGE
+                    or line[-1:] in _EDGE
+                    or " \t" in line
+                    or "\t " in line
+                    or not line.isascii()
+                    or "\r" in line
+                    or "\v" in line
+                    or "\f" in line
+                )
+            ):
+                self._body(line)
+                continue
+            cells = line.split("\t")
+            row = self._row + 1
+            if len(cells) != self._width or (self._numbered and cells[0] != number_text(row)):
+                self._body(line)  # raises the precise error
+                continue
+            self._row = row
+            self._left = left - 1
+            self._handler(cells, row, self.line_no)  # type: ignore[misc]
+            if left == 1:
+                head = self._head
+                assert head is not None
+                self._head = None
+                self.target.end(head, row, self._head_line)
 
     def finish(self, last: str | None) -> None:
         """The stream ended; ``last`` is its final line if it had no line break.
