@@ -36,12 +36,14 @@ from eson.schema.annotations import literal_values
 from eson.schema.compile import document_schema
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson.wire.eson_cells import decode_cell
-from eson.wire.eson_reader import Head
+from eson.wire.eson_reader import Head, number_text
+from eson.wire.eson_stream import LineHandler
 from eson.wire.repairs import Repair, RepairLog
 
 __all__ = ["ESONBuilder"]
 
 RowHandler = Callable[[list[str], int, int], None]
+Handlers = tuple[RowHandler, "LineHandler | None"]
 _MISSING: Any = object()
 # A cell starting with one of these is not a bare string (ESON section 2).
 _NOT_BARE_FIRST = frozenset('"[{-0123456789')
@@ -65,7 +67,7 @@ class _RecordPlan:
         if len(self.order) == len(record.fields):
             self.constructor = record.binding.row_constructor(record.cls, record.fields)
         #: Generated row-function factories, by section layout.
-        self.factories: dict[tuple[Any, ...], Callable[..., RowHandler]] = {}
+        self.factories: dict[tuple[Any, ...], Callable[..., Handlers]] = {}
 
 
 _plans: weakref.WeakKeyDictionary[RecordSchema, _RecordPlan] = weakref.WeakKeyDictionary()
@@ -137,6 +139,7 @@ class _Section:
         return value
 
     def _compile(self, head: Head, plan: _RecordPlan | None, skip: int) -> RowHandler:
+        """The section's row function (and line function, when it has one)."""
         builder = self.builder
         key = (
             head.kind,
@@ -154,9 +157,10 @@ class _Section:
                 if len(cache) < 64:
                     cache[key] = factory
         keep_line = builder.lines.rows.setdefault(self.name, []).append if builder.keep else None
-        handler: RowHandler = factory(
+        handler, line_handler = factory(
             self.cell, builder.events.append, self.rows.append, keep_line, self.name
         )
+        self.line: LineHandler | None = line_handler
         return handler
 
     def end(self) -> None:
@@ -169,7 +173,7 @@ class _Section:
 
 
 #: Row-function factories of untyped sections, by layout.
-_UNTYPED_FACTORIES: dict[tuple[Any, ...], Callable[..., RowHandler]] = {}
+_UNTYPED_FACTORIES: dict[tuple[Any, ...], Callable[..., Handlers]] = {}
 
 
 def _row_factory(
@@ -179,7 +183,7 @@ def _row_factory(
     plan: _RecordPlan | None,
     skip: int,
     keep: bool,
-) -> Callable[..., RowHandler]:
+) -> Callable[..., Handlers]:
     """Generate the row function of one section layout (see the module documentation).
 
     The result is a factory taking what differs per stream -- the cell
@@ -233,13 +237,15 @@ def _row_factory(
         if not single:
             body.append("KEEP_LINE(line)")
     body.append(f"EMIT(NEW(EV, (NAME, {where}, value)))")
+    fast = _line_source(head, fields, items, plan, skip, keep, namespace)
     source = (
         "def make(CELL, EMIT, KEEP, KEEP_LINE, NAME):\n"
         "    def row(cells, row, line):\n"
         + "".join(f"        {line}\n" for line in body)
-        + "    return row\n"
+        + "".join(f"    {line}\n" for line in fast)
+        + ("    return row, read_line\n" if fast else "    return row, None\n")
     )
-    factory: Callable[..., RowHandler] = compile_function(
+    factory: Callable[..., Handlers] = compile_function(
         "make", source, namespace, f"ESON rows {','.join(fields) or head.kind}"
     )
     return factory
@@ -253,6 +259,92 @@ _BARE_FAST = ("if {c} and {c}[0] not in NB and {c} not in LIT:", "    {v} = {c}"
 _DECIMAL_FAST = ("if DECIMAL({c}):", "    {v} = float({c})")
 _LITERAL_FAST = ("if {c} in LITV:", "    {v} = LITV[{c}]")
 _LITERAL_VALUES = {"null": None, "true": True, "false": False}
+
+
+# Cell shapes a row's line must have for the one-regex fast path (each one group).
+_INT_GROUP = r"(-?(?:0|[1-9][0-9]{0,17}))"
+_DECIMAL_GROUP = r"(-?(?:0|[1-9][0-9]*)\.[0-9]+)"
+_BARE_GROUP = r"((?!(?:null|true|false)(?:\t|\Z))[^\t\"\[{\-0-9][^\t]*)"
+_N_GROUP = r"([0-9]+)"
+
+
+def _line_source(
+    head: Head,
+    fields: tuple[str, ...],
+    items: list[FieldSchema | None],
+    plan: _RecordPlan | None,
+    skip: int,
+    keep: bool,
+    namespace: dict[str, Any],
+) -> list[str]:
+    """Source of ``read_line``: a record row read with one regular expression.
+
+    Built only for a typed record array whose every column has a shape a
+    regex can tell (a plain integer, a decimal, a bare string, one of a few
+    known cells); a line that does not match is declined (``False``) and
+    read the general way.  A value from a matched group is exactly of its
+    field's type, so msgspec rows are built positionally.
+    """
+    if plan is None or head.kind != "records" or not fields:
+        return []
+    patterns: list[str] = [_N_GROUP] if skip else []
+    reads: list[str] = []
+    exact = True
+    for index, item in enumerate(items):
+        if item is None or item.output_only:
+            return []
+        known = known_cells(item)
+        plain = item.cell.plain
+        annotation = item.annotation
+        if known is not None:
+            choices = sorted(known, key=len, reverse=True)
+            patterns.append("(" + "|".join(re.escape(choice) for choice in choices) + ")")
+            namespace[f"KL{index}"] = known.__getitem__
+            reads.append(f"v{index} = KL{index}(c{index})")
+            exact = exact and (
+                annotation in _EXACT
+                or (item.cell.choices is not None and literal_values(annotation) is not None)
+            )
+        elif plain == {int}:
+            patterns.append(_INT_GROUP)
+            reads.append(f"v{index} = int(c{index})")
+            exact = exact and annotation is int
+        elif plain == {float}:
+            patterns.append(_DECIMAL_GROUP)
+            reads.append(f"v{index} = float(c{index})")
+            exact = exact and annotation is float
+        elif plain and str in plain and not item.cell.structured:
+            patterns.append(_BARE_GROUP)
+            reads.append(f"v{index} = c{index}")
+            exact = exact and annotation is str
+        else:
+            return []
+    namespace["LINE_RE"] = re.compile("\t".join(patterns)).fullmatch
+    namespace["NUM"] = number_text
+    names = ["n"] * skip + [f"c{index}" for index in range(len(fields))]
+    lines = [
+        "def read_line(text, row, line):",
+        "    match = LINE_RE(text)",
+        "    if match is None:",
+        "        return False",
+        f"    {', '.join(names)}, = match.groups()",
+    ]
+    numbered = fields[0] == "n" if not skip else True
+    if numbered:
+        lines += [f"    if {'n' if skip else 'c0'} != NUM(row):", "        return False"]
+    lines += [f"    {read}" for read in reads]
+    mapping = "{" + ", ".join(f"{field!r}: v{i}" for i, field in enumerate(fields)) + "}"
+    arguments = ", ".join(f"v{index}" for index in range(len(fields)))
+    if plan.constructor is not None and fields == plan.order and exact:
+        lines.append(f"    value = CTOR({arguments})")
+        namespace["CTOR"] = plan.constructor
+    else:
+        lines.append(f"    value = CHECK({mapping}, NAME, row, line)")
+        namespace["CHECK"] = plan.check
+    if keep:
+        lines += ["    KEEP(value)", "    KEEP_LINE(line)"]
+    lines += ["    EMIT(NEW(EV, (NAME, row, value)))", "    return True"]
+    return lines
 
 
 def _cell_source(
@@ -339,8 +431,8 @@ class ESONBuilder:
                 plan = _plan_of(item.record) if item.record is not None else None
                 self._plans[item.wire] = (item, plan)
 
-    def entry(self, head: Head, line: int) -> RowHandler | None:
-        """(StreamTarget) An entry's head line; returns the handler of its rows."""
+    def entry(self, head: Head, line: int) -> Handlers | None:
+        """(StreamTarget) An entry's head line; returns the handlers of its rows."""
         name = head.name
         self.lines.heads[name] = line
         found = self._plans.get(name)
@@ -374,7 +466,7 @@ class ESONBuilder:
                     )
                 )
         self._open = _Section(self, head, item, plan)
-        return self._open.row
+        return self._open.row, self._open.line
 
     def _scalar(self, cell: str, item: FieldSchema | None, name: str, line: int) -> Any:
         try:

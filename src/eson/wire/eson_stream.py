@@ -33,7 +33,7 @@ from eson.wire.eson_reader import (
 )
 from eson.wire.repairs import Repair, RepairLog
 
-__all__ = ["LineReader", "RowHandler", "StreamTarget"]
+__all__ = ["LineHandler", "LineReader", "RowHandler", "StreamTarget"]
 
 # A line starting or ending with one of these may need stripping ("" too: an
 # empty line goes the careful way).
@@ -42,13 +42,23 @@ _EDGE = frozenset(HEAD_SPACE) | {""}
 
 #: Takes one row: its cells (one for a scalar array), its 1-based number, its line.
 RowHandler = Callable[[list[str], int, int], None]
+#: Optionally, takes one row as its line of text, when it has the shape the
+#: target expects, and returns ``True``; returns ``False`` (having done
+#: nothing) otherwise, and the reader splits and checks the line itself.
+LineHandler = Callable[[str, int, int], bool]
 
 
 class StreamTarget(Protocol):
     """What a :class:`LineReader` reports, line by line."""
 
-    def entry(self, head: Head, line: int) -> RowHandler | None:
-        """An entry begins on ``line``; returns the handler of its rows (``None``: a scalar)."""
+    def entry(self, head: Head, line: int) -> tuple[RowHandler, LineHandler | None] | None:
+        """An entry begins on ``line``; returns the handlers of its rows (``None``: a scalar).
+
+        The line handler, when there is one, is tried first for each row
+        that needs no lenient repair; it must check the row's cell count and
+        ``n`` cell as :func:`eson.wire.eson_reader.split_row` does, or
+        decline the line.
+        """
 
     def end(self, head: Head, rows: int, line: int) -> None:
         """The section opened on ``line`` is complete with ``rows`` rows."""
@@ -91,6 +101,7 @@ class LineReader:
         "_head",
         "_head_line",
         "_left",
+        "_line_handler",
         "_numbered",
         "_row",
         "_seen",
@@ -136,6 +147,7 @@ class LineReader:
         self._split = False  # rows are TAB-separated cells (a record kind with fields)
         self._width = 0
         self._handler: RowHandler | None = None
+        self._line_handler: LineHandler | None = None
         self._blank: list[Repair] = []  # blank-line repairs waiting for an entry
 
     def lines(self, lines: list[str]) -> None:
@@ -168,14 +180,18 @@ class LineReader:
             ):
                 self._body(line)
                 continue
-            cells = line.split("\t")
             row = self._row + 1
-            if len(cells) != self._width or (self._numbered and cells[0] != number_text(row)):
-                self._body(line)  # raises the precise error
-                continue
+            fast = self._line_handler
+            if fast is None or not fast(line, row, self.line_no):
+                cells = line.split("\t")
+                if len(cells) != self._width or (
+                    self._numbered and cells[0] != number_text(row)
+                ):
+                    self._body(line)  # raises the precise error
+                    continue
+                self._handler(cells, row, self.line_no)  # type: ignore[misc]
             self._row = row
             self._left = left - 1
-            self._handler(cells, row, self.line_no)  # type: ignore[misc]
             if left == 1:
                 head = self._head
                 assert head is not None
@@ -241,8 +257,8 @@ class LineReader:
             assert log is not None
             log[before:before] = self._blank
             self._blank.clear()
-        handler = self.target.entry(head, self.line_no)
-        if head.kind == "scalar":
+        handlers = self.target.entry(head, self.line_no)
+        if head.kind == "scalar" or handlers is None:
             return
         if head.count == 0:
             self.target.end(head, 0, self.line_no)
@@ -255,7 +271,7 @@ class LineReader:
         self._numbered = head.kind == "records" and bool(head.fields) and self._fields[0] == "n"
         self._split = bool(self._fields)
         self._width = len(self._fields)
-        self._handler = handler
+        self._handler, self._line_handler = handlers
 
     def _body(self, line: str) -> None:
         head = self._head
