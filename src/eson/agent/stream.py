@@ -145,8 +145,8 @@ class StreamDecoder(Generic[T]):
             recorded in :attr:`repairs`); counts and ``n`` are checked as
             always.  ``True`` reads the stream as exactly one document, as
             :func:`eson.decode` does with ``strict=True``.
-        partial: Accept a stream that ends inside the last array: keep the
-            rows it has (lenient only; never the default).
+        partial: (ESON, lenient only; never the default) accept a stream
+            that ends inside its last array: keep the rows it has.
         keep: ``False`` keeps no rows: events only, memory flat however long
             the stream; :meth:`close` then checks that the stream was
             complete and returns ``None``.
