@@ -69,6 +69,8 @@ def dump(value: object) -> object:
         f'The input looked like:\n```json\n{{"a": 1}}\n```\nMy answer:\n```eson\n{DOC}```',
         f"```python\nprint('x = 1')\n```\n```eson\n{DOC}```",
         f"Draft:\n```eson\n!eson/1\nkind=draft\n```\nFinal:\n```eson\n{DOC}```",
+        f"I will use ``` fences and ~~~ too, like so:\n```eson\n{DOC}```\nsee? ```",
+        f"~~~~eson\n{DOC}~~~~\n",
     ],
 )
 def test_extract_finds_the_document(reply: str) -> None:

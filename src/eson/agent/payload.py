@@ -204,6 +204,36 @@ def _nothing_found(allowed: Sequence[str], reply: str) -> str:
 # -- blocks: fenced and not -----------------------------------------------------------
 
 
+def _fence_candidates(reply: str) -> list[int]:
+    """The 0-based indexes of the lines that hold three backticks or tildes, in order.
+
+    Found by searching the text for the markers (rare in a reply) rather
+    than looking at every line, so a long document without fences costs
+    next to nothing.
+    """
+    positions: list[int] = []
+    for marker in ("```", "~~~"):
+        if marker[0] not in reply:
+            continue
+        position = reply.find(marker)
+        while position >= 0:
+            positions.append(position)
+            end = reply.find("\n", position)
+            if end < 0:
+                break
+            position = reply.find(marker, end)
+    positions.sort()
+    indexes: list[int] = []
+    line = 0
+    last = 0
+    for position in positions:
+        line += reply.count("\n", last, position)
+        last = position
+        if not indexes or indexes[-1] != line:
+            indexes.append(line)
+    return indexes
+
+
 def _blocks(lines: list[str], reply: str, broken: bool) -> tuple[list[_Block], list[_Block]]:
     """Split the reply into fenced blocks and the runs of lines outside fences.
 
@@ -212,38 +242,38 @@ def _blocks(lines: list[str], reply: str, broken: bool) -> tuple[list[_Block], l
     """
     total = len(lines)
     ends = not broken
-    if ("`" not in reply or reply.rfind("```") < 0) and (
-        "~" not in reply or reply.rfind("~~~") < 0
-    ):
+    candidates = _fence_candidates(reply)
+    if not candidates:
         return [], [_Block(lines, 0, False, None, ends)]
     fenced: list[_Block] = []
     outside: list[_Block] = []
     run_start = 0
-    index = 0
-    while index < total:
-        line = lines[index]
-        opening = _FENCE_OPEN.fullmatch(line) if line.lstrip(" ")[:1] in ("`", "~") else None
+    position = 0  # into candidates
+    while position < len(candidates):
+        index = candidates[position]
+        position += 1
+        if index < run_start or index >= total:
+            continue
+        opening = _FENCE_OPEN.fullmatch(lines[index])
         if opening is None:
-            index += 1
             continue
         if index > run_start:
             outside.append(_Block(lines[run_start:index], run_start, False, None))
         indent, marker, tag = opening.groups()
         close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
-        head = marker[0]
-        body_start = index + 1
-        end = body_start
-        while end < total:
-            line = lines[end]
-            if head in line[:4] and close.fullmatch(line) is not None:
+        end = total
+        while position < len(candidates):
+            candidate = candidates[position]
+            position += 1
+            if candidate < total and close.fullmatch(lines[candidate]) is not None:
+                end = candidate
                 break
-            end += 1
+        body_start = index + 1
         body = lines[body_start:end]
         if indent:
             body = [_dedent(line, len(indent)) for line in body]
         fenced.append(_Block(body, body_start, True, tag.lower(), end >= total and ends))
-        index = end + 1
-        run_start = index
+        run_start = end + 1
     if run_start < total:
         outside.append(_Block(lines[run_start:], run_start, False, None, ends))
     return fenced, outside
