@@ -43,7 +43,7 @@ from eson.wire.eson_lenient import is_blank
 from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
 from eson.wire.toon_stream import ends_document
 
-__all__ = ["FORMATS", "Format", "Payload", "extract", "locate"]
+__all__ = ["FORMATS", "Format", "Payload", "extract", "locate", "starts_eson", "starts_toon"]
 
 Format = Literal["eson", "toon", "json"]
 
@@ -151,17 +151,9 @@ def locate(
     reply = text_of(text)
     if reply.startswith("\ufeff"):
         reply = reply[1:]
-    lines = reply.split("\n")
-    last = lines.pop()  # the text after the last line break ("" if the reply ends with one)
-    crlf = False
-    if "\r" in reply:
-        # A CR before an LF belongs to the line break.
-        crlf = bool(lines) and lines[0].endswith("\r")
-        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    broken = last == ""  # the reply's last line has its line break
-    if not broken:
-        lines.append(last)
-    fenced, outside = _blocks(lines, reply, broken)
+    first_break = reply.find("\n")
+    crlf = first_break > 0 and reply[first_break - 1] == "\r"
+    fenced, outside = _blocks(reply)
     for fmt in allowed:  # the first format with a candidate wins: stop searching there
         found: list[Payload] = []
         for block in fenced:
@@ -204,78 +196,94 @@ def _nothing_found(allowed: Sequence[str], reply: str) -> str:
 # -- blocks: fenced and not -----------------------------------------------------------
 
 
-def _fence_candidates(reply: str) -> list[int]:
-    """The 0-based indexes of the lines that hold three backticks or tildes, in order.
+def _lines_of(text: str, final: bool) -> tuple[list[str], bool]:
+    """A piece of the reply as lines (the CR of a CRLF removed).
 
-    Found by searching the text for the markers (rare in a reply) rather
-    than looking at every line, so a long document without fences costs
+    ``final``: the piece runs to the end of the reply, so its last line may
+    lack a line break; otherwise it ends with one.  Returns the lines and
+    whether the last of them had no line break.
+    """
+    lines = text.split("\n")
+    last = lines.pop()  # what follows the last line break ("" when the piece ends with one)
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if last:
+        lines.append(last)
+    return lines, bool(last) and final
+
+
+def _fence_lines(reply: str) -> list[tuple[int, int]]:
+    """Where the lines holding three backticks or tildes start and end, in order.
+
+    Found with single-character searches (the markers are rare in a reply),
+    never by looking at every line, so a long document without fences costs
     next to nothing.
     """
-    positions: list[int] = []
-    for marker in ("```", "~~~"):
-        if marker[0] not in reply:
-            continue
-        position = reply.find(marker)
+    spans: list[tuple[int, int]] = []
+    for char in ("`", "~"):
+        marker = char * 3
+        position = reply.find(char)
         while position >= 0:
-            positions.append(position)
-            end = reply.find("\n", position)
-            if end < 0:
-                break
-            position = reply.find(marker, end)
-    positions.sort()
-    indexes: list[int] = []
-    line = 0
-    last = 0
-    for position in positions:
-        line += reply.count("\n", last, position)
-        last = position
-        if not indexes or indexes[-1] != line:
-            indexes.append(line)
-    return indexes
+            if reply.startswith(marker, position):
+                start = reply.rfind("\n", 0, position) + 1
+                end = reply.find("\n", position)
+                end = len(reply) if end < 0 else end
+                spans.append((start, end))
+                position = end
+            position = reply.find(char, position + 1)
+    return sorted(set(spans))
 
 
-def _blocks(lines: list[str], reply: str, broken: bool) -> tuple[list[_Block], list[_Block]]:
-    """Split the reply into fenced blocks and the runs of lines outside fences.
+def _line_text(reply: str, start: int, end: int) -> str:
+    line = reply[start:end]
+    return line[:-1] if line.endswith("\r") and end < len(reply) else line
 
-    ``broken``: the reply's last line ends with a line break (so no block's
-    last line is cut).
-    """
-    total = len(lines)
-    ends = not broken
-    candidates = _fence_candidates(reply)
-    if not candidates:
-        return [], [_Block(lines, 0, False, None, ends)]
+
+def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
+    """Split the reply into fenced blocks and the runs of lines outside fences."""
+    spans = _fence_lines(reply)
+    if not spans:
+        lines, cut = _lines_of(reply, True)
+        return [], [_Block(lines, 0, False, None, cut)]
     fenced: list[_Block] = []
     outside: list[_Block] = []
-    run_start = 0
-    position = 0  # into candidates
-    while position < len(candidates):
-        index = candidates[position]
-        position += 1
-        if index < run_start or index >= total:
+    position = 0  # where the text not yet placed in a block starts
+    line_index = 0  # its line number (0-based)
+    span = 0
+    while span < len(spans):
+        start, end = spans[span]
+        span += 1
+        if start < position:
             continue
-        opening = _FENCE_OPEN.fullmatch(lines[index])
+        opening = _FENCE_OPEN.fullmatch(_line_text(reply, start, end))
         if opening is None:
             continue
-        if index > run_start:
-            outside.append(_Block(lines[run_start:index], run_start, False, None))
+        run, _ = _lines_of(reply[position:start], False)
+        if run:
+            outside.append(_Block(run, line_index, False, None))
+        opener = line_index + len(run)
         indent, marker, tag = opening.groups()
         close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
-        end = total
-        while position < len(candidates):
-            candidate = candidates[position]
-            position += 1
-            if candidate < total and close.fullmatch(lines[candidate]) is not None:
-                end = candidate
+        closer: tuple[int, int] | None = None
+        while span < len(spans):
+            candidate = spans[span]
+            span += 1
+            if candidate[0] > end and close.fullmatch(_line_text(reply, *candidate)):
+                closer = candidate
                 break
-        body_start = index + 1
-        body = lines[body_start:end]
+        if closer is None:
+            body, cut = _lines_of(reply[end + 1 :], True)
+            position = len(reply)
+        else:
+            body, cut = _lines_of(reply[end + 1 : closer[0]], False)
+            position = closer[1] + 1
         if indent:
             body = [_dedent(line, len(indent)) for line in body]
-        fenced.append(_Block(body, body_start, True, tag.lower(), end >= total and ends))
-        run_start = end + 1
-    if run_start < total:
-        outside.append(_Block(lines[run_start:], run_start, False, None, ends))
+        fenced.append(_Block(body, opener + 1, True, tag.lower(), cut))
+        line_index = opener + 1 + len(body) + (closer is not None)
+    if position < len(reply):
+        rest, cut = _lines_of(reply[position:], True)
+        outside.append(_Block(rest, line_index, False, None, cut))
     return fenced, outside
 
 
@@ -362,7 +370,7 @@ def _unfenced_eson(block: _Block, names: Collection[str] | None) -> list[Payload
     index = 0
     while index < total:
         line = lines[index]
-        if line.startswith("!eson/") and _VERSION.fullmatch(line.rstrip(" \t")):
+        if starts_eson(line, None):
             end = max(document_end(lines, index + 1), index + 1)
             found.append(_payload(block, index, end, "eson"))
             index = end
@@ -372,7 +380,7 @@ def _unfenced_eson(block: _Block, names: Collection[str] | None) -> list[Payload
         return found
     # No header: a document that starts with an entry the schema declares.
     for index, line in enumerate(lines):
-        if _entry_name(line) not in names or head_extent(line) is None:
+        if not starts_eson(line, names):
             continue
         end = document_end(lines, index)
         found.append(_payload(block, index, end, "eson"))
@@ -411,6 +419,30 @@ def _unfenced_json(block: _Block) -> Payload | None:
     return Payload(text[start:end].split("\n"), False, "json", block.first + first + 1, False)
 
 
+def starts_eson(line: str, names: Collection[str] | None) -> bool:
+    """Whether an ESON document outside fences starts on this line.
+
+    Its ``!eson/`` header line, or -- when the schema's top-level ``names``
+    are known -- an entry of one of those names.  Shared by :func:`locate`
+    and the stream's reply filter.
+    """
+    if line.startswith("!eson/") and _VERSION.fullmatch(line.rstrip(" \t")):
+        return True
+    return names is not None and _entry_name(line) in names and head_extent(line) is not None
+
+
+def starts_toon(line: str, names: Collection[str] | None) -> bool:
+    """Whether a TOON block outside fences may start on this line.
+
+    A ``key: ...`` line (or a root array header), whose key is one of the
+    schema's top-level ``names`` when they are known.
+    """
+    if _TOON_ROOT.fullmatch(line) is not None:
+        return True
+    key = _toon_key(line)
+    return key is not None and (names is None or key in names)
+
+
 def _toon_key(line: str) -> str | None:
     match = _TOON_LINE.fullmatch(line)
     if match is None:
@@ -423,12 +455,7 @@ def _unfenced_toon(block: _Block, names: Collection[str] | None) -> Payload | No
     lines = block.lines
     total = len(lines)
     for start in range(total):
-        line = lines[start]
-        key = _toon_key(line)
-        root = key is None and _TOON_ROOT.fullmatch(line) is not None
-        if key is None and not root:
-            continue
-        if names is not None and not root and key not in names:
+        if not starts_toon(lines[start], names):
             continue
         end = start + 1
         index = start + 1

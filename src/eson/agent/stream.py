@@ -24,6 +24,7 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Generic, Literal, TypeVar, overload
 
+from eson.agent.payload import starts_eson, starts_toon
 from eson.api import check_reading
 from eson.codecs.eson_stream import ESONBuilder
 from eson.codecs.feedback import attach_expected
@@ -32,7 +33,6 @@ from eson.codecs.toon_stream import TOONBuilder
 from eson.errors import DecodeError, ESONError, TOONError
 from eson.schema.compile import document_schema
 from eson.wire import eson_stream, toon_stream
-from eson.wire.eson_reader import head_extent
 from eson.wire.lines import LineSplitter
 from eson.wire.repairs import Repair
 
@@ -44,8 +44,6 @@ StreamFormat = Literal["eson", "toon"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.\-]*)[^`]*")
 _PAYLOAD_TAGS = frozenset({"", "eson", "toon", "text", "txt", "plaintext", "plain"})
-_TOON_KEY = re.compile(r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)(?=[\[{:])')
-_VERSION = re.compile(r"!eson/\S*")
 
 
 class _ReplyFilter:
@@ -114,18 +112,9 @@ class _ReplyFilter:
         return kept
 
     def _starts(self, line: str) -> bool:
-        text = line.rstrip()
         if self.format == "eson":
-            if _VERSION.match(text):
-                return True
-            if self.names is None or head_extent(text) is None:
-                return False
-            name = re.match(r"[A-Za-z_][A-Za-z0-9_.\-]*", text)
-            return name is not None and name.group(0) in self.names
-        key = _TOON_KEY.match(text)
-        if key is None:
-            return False
-        return self.names is None or key.group(0).strip('"') in self.names
+            return starts_eson(line, self.names)
+        return starts_toon(line, self.names)
 
 
 class StreamDecoder(Generic[T]):
