@@ -525,3 +525,12 @@ def test_damaged_text_fails_in_the_stream_exactly_when_it_fails_whole(
     assert stream_reply[0] == whole_reply[0], (text, stream_reply, whole_reply)
     if stream_reply[0] == "ok":
         assert stream_reply[1] == whole_reply[1]
+
+
+def test_a_json_example_before_the_document_is_skipped_by_the_stream() -> None:
+    text = model_value(MReview).to_eson()
+    reply = (
+        'The input was:\n```json\n{"files": ["a.py"]}\n```\nThe review:\n```eson\n' + text + "```\n"
+    )
+    _, result = run(StreamDecoder(MReview), [reply])
+    assert result == model_value(MReview) == eson.parse_reply(reply, MReview)

@@ -43,7 +43,17 @@ from eson.wire.eson_lenient import is_blank
 from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
 from eson.wire.toon_stream import ends_document
 
-__all__ = ["FORMATS", "Format", "Payload", "extract", "locate", "starts_eson", "starts_toon"]
+__all__ = [
+    "FORMATS",
+    "Format",
+    "Payload",
+    "extract",
+    "fence_opening",
+    "is_payload_tag",
+    "locate",
+    "starts_eson",
+    "starts_toon",
+]
 
 Format = Literal["eson", "toon", "json"]
 
@@ -196,6 +206,25 @@ def _nothing_found(allowed: Sequence[str], reply: str) -> str:
 # -- blocks: fenced and not -----------------------------------------------------------
 
 
+def fence_opening(line: str) -> tuple[str, str, re.Pattern[str]] | None:
+    """For a code fence's opening line: its indentation, language tag and closing-line pattern.
+
+    ``None`` when the line opens no fence.  Shared by :func:`locate` and the
+    stream's reply filter, so both read fences alike.
+    """
+    opening = _FENCE_OPEN.fullmatch(line)
+    if opening is None:
+        return None
+    indent, marker, tag = opening.groups()
+    close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+    return indent, tag.lower(), close
+
+
+def is_payload_tag(tag: str) -> bool:
+    """Whether a fence with this language tag may hold a payload (not code in another language)."""
+    return tag in _PAYLOAD_TAGS or tag in _TEXT_TAGS
+
+
 def _lines_of(text: str, final: bool) -> tuple[list[str], bool]:
     """A piece of the reply as lines (the CR of a CRLF removed).
 
@@ -255,15 +284,14 @@ def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
         span += 1
         if start < position:
             continue
-        opening = _FENCE_OPEN.fullmatch(_line_text(reply, start, end))
+        opening = fence_opening(_line_text(reply, start, end))
         if opening is None:
             continue
         run, _ = _lines_of(reply[position:start], False)
         if run:
             outside.append(_Block(run, line_index, False, None))
         opener = line_index + len(run)
-        indent, marker, tag = opening.groups()
-        close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+        indent, tag, close = opening
         closer: tuple[int, int] | None = None
         while span < len(spans):
             candidate = spans[span]
@@ -279,7 +307,7 @@ def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
             position = closer[1] + 1
         if indent:
             body = [_dedent(line, len(indent)) for line in body]
-        fenced.append(_Block(body, opener + 1, True, tag.lower(), cut))
+        fenced.append(_Block(body, opener + 1, True, tag, cut))
         line_index = opener + 1 + len(body) + (closer is not None)
     if position < len(reply):
         rest, cut = _lines_of(reply[position:], True)
@@ -317,7 +345,7 @@ def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
 
 def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Payload | None:
     tag = block.tag or ""
-    if tag not in _PAYLOAD_TAGS and tag not in _TEXT_TAGS:
+    if not is_payload_tag(tag):
         return None  # code in another language
     start, end = _trimmed(block.lines)
     if start == end:

@@ -24,7 +24,7 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Generic, Literal, TypeVar, overload
 
-from eson.agent.payload import starts_eson, starts_toon
+from eson.agent.payload import fence_opening, is_payload_tag, starts_eson, starts_toon
 from eson.api import check_reading
 from eson.codecs.eson_stream import ESONBuilder
 from eson.codecs.feedback import attach_expected
@@ -41,9 +41,6 @@ __all__ = ["Event", "StreamDecoder"]
 T = TypeVar("T")
 
 StreamFormat = Literal["eson", "toon"]
-
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.\-]*)[^`]*")
-_PAYLOAD_TAGS = frozenset({"", "eson", "toon", "text", "txt", "plaintext", "plain"})
 
 
 class _ReplyFilter:
@@ -96,13 +93,12 @@ class _ReplyFilter:
                 self.state = "fenced"
                 kept.append(line)
             else:
-                opening = _FENCE.fullmatch(line)
+                opening = fence_opening(line)
                 if opening is not None:
-                    marker, tag = opening.groups()
-                    self.fence = re.compile(
-                        rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*"
-                    )
-                    self.state = "fence-start" if tag.lower() in _PAYLOAD_TAGS else "code"
+                    _, tag, self.fence = opening
+                    # JSON is no streamed format: a JSON fence is skipped like code.
+                    payload = is_payload_tag(tag) and not tag.startswith("json")
+                    self.state = "fence-start" if payload else "code"
                     self.skipped += 1
                 elif self._starts(line):
                     self.state = "open"
