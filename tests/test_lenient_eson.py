@@ -124,9 +124,10 @@ def test_strict_must_be_a_bool() -> None:
     ("text", "message"),
     [
         # a count that disagrees with the rows: a checksum, never repaired (W4)
-        ("!eson/1\nrows[3]{a}\n1\n2\n", "declares 3 rows but only 2 lines follow"),
-        ("!eson/1\nrows[1]{a,b}\n1\t2\n3\t4\n", "invalid entry"),
-        ("!eson/1\nrows[2]{a}\n1\n\n2\n", "invalid entry"),  # a blank line inside rows is a row
+        ("!eson/1\nrows[3]{a}\n1\n2\n", "declares 3 rows, but only 2 lines follow"),
+        ("!eson/1\nrows[1]{a,b}\n1\t2\n3\t4\n", "declares 1 row, but 2 follow"),
+        # a blank line inside rows is a row
+            ("!eson/1\nrows[2]{a}\n1\n\n2\n", "declares 2 rows, but 3 follow"),
         # a broken n sequence
         ("!eson/1\nrows[2]{n,a}\n1\tx\n3\ty\n", "reserved n is '3', expected 2"),
         ("!eson/1\nrows[2]{n,a}\n2\tx\n1\ty\n", "reserved n is '2', expected 1"),

@@ -24,7 +24,7 @@ from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
 
-from eson.errors import DecodeError
+from eson.errors import CountError, DecodeError, echo
 from eson.wire.eson_cells import decode_cell, decode_column
 from eson.wire.eson_lenient import (
     HEAD_SPACE,
@@ -43,9 +43,12 @@ __all__ = [
     "Section",
     "SectionKind",
     "SplitText",
+    "build_records",
     "count_error",
     "decode_document",
     "document_end",
+    "entries_from",
+    "entry_extent",
     "head_extent",
     "looks_like_prose",
     "number_text",
@@ -73,6 +76,9 @@ _split_tab = methodcaller("split", "\t")
 # Sections with fewer rows than this build dicts with zip; generating a builder
 # only pays for itself on longer arrays (and bounds work on hostile documents).
 _BUILDER_THRESHOLD = 16
+# Nor for more fields than this: compiling a function of thousands of
+# parameters costs more than it saves, and grows faster than the header.
+_BUILDER_MAX_FIELDS = 64
 
 
 @dataclass(slots=True)
@@ -144,14 +150,17 @@ class SplitText:
 Document = str | bytes | bytearray | memoryview | SplitText
 
 
-def _lines(data: Document) -> tuple[list[str], bool]:
+def _lines(data: Document, strict: bool = True) -> tuple[list[str], bool]:
     """Split a document into lines (BOM dropped, CRLF read as LF).
 
-    Returns the lines and whether the text ended with a line break.
+    Returns the lines and whether the text ended with a line break.  A
+    strict read refuses a text without the header before splitting it.
     """
     if isinstance(data, SplitText):
         return data.lines, data.terminated  # read only: never changed here
     text = text_of(data)
+    if strict:
+        _check_first_line(text)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
@@ -163,7 +172,21 @@ def _lines(data: Document) -> tuple[list[str], bool]:
     return lines, terminated
 
 
-def _check_header(lines: list[str], log: RepairLog | None, headerless: bool) -> int:
+def _check_first_line(text: str) -> None:
+    """Refuse a text without the header before splitting all of it into lines."""
+    start = 1 if text.startswith("\ufeff") else 0
+    if text.startswith(HEADER, start) and text[start + len(HEADER) : start + len(HEADER) + 1] in (
+        "\n",
+        "\r",
+        "",
+    ):
+        return  # the common case; _check_header has the last word on "\r"
+    end = text.find("\n", start)
+    first = text[start:] if end < 0 else text[start:end]
+    _check_header([first.removesuffix("\r")] if text[start:] else [])
+
+
+def _check_header(lines: list[str], log: RepairLog | None = None, headerless: bool = False) -> int:
     """Check the header line; return the index of the first entry line."""
     if not lines:
         raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
@@ -194,9 +217,9 @@ def read_header(line: str, log: RepairLog | None, headerless: bool) -> bool:
             return False
     if _VERSION_HEAD.fullmatch(line):
         raise DecodeError(
-            f"unsupported version header {_clip(line)}; this decoder reads {HEADER}", line=1
+            f"unsupported version header {echo(line)}; this decoder reads {HEADER}", line=1
         )
-    raise DecodeError(f"expected the header {HEADER}, got {_clip(line)}", line=1)
+    raise DecodeError(f"expected the header {HEADER}, got {echo(line)}", line=1)
 
 
 def _is_entry_head(line: str) -> bool:
@@ -248,7 +271,7 @@ def scan_sections(
             line, an invalid or duplicate name or field, or a declared count
             larger than the lines that follow.
     """
-    lines, terminated = _lines(data)
+    lines, terminated = _lines(data, strict)
     log: RepairLog | None = None
     if not strict:
         log = repairs if repairs is not None else []
@@ -258,7 +281,12 @@ def scan_sections(
     total = len(lines)
     while index < total:
         line_no = index + 1
-        head = read_head(lines[index], line_no, seen, log)
+        try:
+            head = read_head(lines[index], line_no, seen, log)
+        except DecodeError:
+            if sections and entry_extent(lines[index]) is None:
+                _check_leftover_rows(sections[-1], lines, index)
+            raise
         if head is None:  # a blank line, skipped
             index += 1
             continue
@@ -272,7 +300,10 @@ def scan_sections(
         following = index + 1 + count
         if count > available:
             if log is None or not partial or head.kind == "record":
-                raise count_error(head, available, line_no)
+                raise _short_body(head, lines, index)
+            stray = _first_entry(lines, index + 1, total, head.fields)
+            if stray is not None:  # not cut short: the count is wrong
+                raise count_error(head, available, line_no, stray + 1, lines[stray])
             count = available if terminated or available == 0 else available - 1
             log.append(short_array(head, count, count < available, line_no))
             following = total
@@ -332,7 +363,7 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
         if scalar is not None:
             name = scalar.group(1)
             if name in seen:
-                raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
+                raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
             seen.add(name)
             cell = scalar.group(2)
             if log is not None and cell and (cell[0] in HEAD_SPACE or cell[-1] in HEAD_SPACE):
@@ -352,10 +383,10 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
                     line, notes = repaired
                     _note(log, line_no, notes, _NAME_START.match(line).group(0))  # type: ignore[union-attr]
                     continue  # read again, now as a canonical head
-            raise DecodeError(f"invalid entry {_clip(line)}", line=line_no)
+            raise DecodeError(f"invalid entry {echo(line)}", line=line_no)
         name, count_text, field_text = match.groups()
         if name in seen:
-            raise DecodeError(f"duplicate name {name!r}", line=line_no, section=name)
+            raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
         fields: tuple[str, ...] | None = None
         if field_text is not None:
             fields = tuple(field_text.split(",")) if field_text else ()
@@ -367,10 +398,11 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
                     _note(log, line_no, repaired[1], name)
                     line = repaired[0]
                     continue  # read again, now as a canonical head
-                raise DecodeError(f"invalid field name {_clip(bad)}", line=line_no, section=name)
+                raise DecodeError(f"invalid field name {echo(bad)}", line=line_no, section=name)
             if len(set(fields)) != len(fields):
-                duplicate = next(f for f in fields if fields.count(f) > 1)
-                raise DecodeError(f"duplicate field {duplicate!r}", line=line_no, section=name)
+                raise DecodeError(
+                    f"duplicate field {echo(_first_repeated(fields))}", line=line_no, section=name
+                )
         seen.add(name)
         if count_text is None:
             return Head(name, "record", fields, 1)
@@ -379,14 +411,50 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
         return Head(name, "array" if fields is None else "records", fields, count, count_text)
 
 
-def count_error(head: Head, available: int, line_no: int) -> DecodeError:
-    """The error for a head whose declared rows the text does not hold."""
-    declared = _declared("1" if head.count_text is None else head.count_text)
-    return DecodeError(
-        f"declares {declared} rows but only {available} lines follow",
+def count_error(
+    head: Head,
+    available: int,
+    line_no: int,
+    stray_line: int | None = None,
+    stray: str | None = None,
+) -> DecodeError:
+    """The error for a head whose declared rows the text does not hold.
+
+    ``available`` is how many lines follow the head; ``stray_line`` and
+    ``stray`` name the first of them that is an entry, not a row, when the
+    rest of the text reads as entries from there on (the count is too high).
+    The whole-text scanner and the stream both build their errors here.
+    """
+    if head.kind == "record":
+        return DecodeError(
+            "is a single record, but no row follows its header", line=line_no, section=head.name
+        )
+    declared, shown = _declared_count(head.count_text)
+    if stray_line is not None:
+        return CountError(
+            f"declares {_rows(shown)}, but line {stray_line} is the entry {echo(stray)}",
+            line=line_no,
+            section=head.name,
+            declared=declared,
+            actual=stray_line - line_no - 1,
+            stray_line=stray_line,
+        )
+    return CountError(
+        f"declares {_rows(shown)}, but only {available} "
+        f"{'line follows' if available == 1 else 'lines follow'}",
         line=line_no,
         section=head.name,
+        declared=declared,
+        actual=available,
     )
+
+
+def _short_body(head: Head, lines: list[str], index: int) -> DecodeError:
+    """The error for the head at ``index`` declaring more rows than lines follow it."""
+    stray = _first_entry(lines, index + 1, len(lines), head.fields)
+    if stray is None:
+        return count_error(head, len(lines) - index - 1, index + 1)
+    return count_error(head, len(lines) - index - 1, index + 1, stray + 1, lines[stray])
 
 
 def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repair:
@@ -443,6 +511,148 @@ def _strip_body(
     return stripped
 
 
+# -- counts are checksums ------------------------------------------------------------
+# A declared count that is too high makes the next entries rows; one that is
+# too low makes the last rows entries.  Either way some line contradicts the
+# count, and the error names the header, the count and that line.
+
+
+def entry_extent(head: str) -> int | None:
+    """How many body lines an entry head claims (0 for ``name=cell``), or ``None``.
+
+    ``None`` when ``head`` is not an entry head at all.  A count too long to
+    be real gives a number larger than any document.
+    """
+    if _SCALAR_HEAD.fullmatch(head) is not None:
+        return 0
+    match = _SECTION_HEAD.fullmatch(head)
+    if match is None or (match.group(2) is None and match.group(3) is None):
+        return None
+    count_text = match.group(2)
+    if count_text is None:
+        return 1
+    digits = count_text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
+def entries_from(lines: list[str], start: int, end: int) -> bool:
+    """Whether ``lines[start:end]`` read as whole entries, one after the other.
+
+    The last entry's body may run past ``end`` (it would continue in what
+    follows).  Linear in the number of lines looked at.
+    """
+    index = start
+    while index < end:
+        extent = entry_extent(lines[index])
+        if extent is None:
+            return False
+        index += 1 + extent
+    return True
+
+
+def _declared_count(count_text: str | None) -> tuple[int | None, str]:
+    """The declared count as a number (``None`` when absurdly long) and as text."""
+    if count_text is None:
+        return 1, "1"
+    digits = count_text.lstrip("0") or "0"
+    if len(digits) > 18:
+        return None, f"{digits[:20]}...({len(digits)} digits)"
+    return int(digits), digits
+
+
+def _rows(count: int | str) -> str:
+    return f"{count} row" if str(count) == "1" else f"{count} rows"
+
+
+def _first_entry(
+    lines: list[str], start: int, end: int, fields: tuple[str, ...] | None
+) -> int | None:
+    """The first line in ``lines[start:end]`` that is no row but starts a run of entries.
+
+    For records with two or more fields, a line whose cell count is wrong;
+    otherwise any line.  Only the first candidate is tried, which keeps the
+    search linear.
+    """
+    width = len(fields) if fields is not None else 1
+    for offset in range(start, end):
+        line = lines[offset]
+        if width > 1 and line.count("\t") == width - 1:
+            continue  # a well-formed row
+        if entry_extent(line) is None:
+            if width > 1:
+                return None  # a malformed row: not a count problem
+            continue
+        return offset if entries_from(lines, offset, end) else None
+    return None
+
+
+def _check_leftover_rows(previous: Section, lines: list[str], index: int) -> None:
+    """Raise the count error when the line at ``index`` is a row left over from ``previous``.
+
+    Called for a line that is no entry head.  It is a leftover row when it
+    directly follows a record, record array or scalar array and has that
+    section's row shape (a blank line does not count).
+    """
+    if previous.kind == "scalar" or previous.line + previous.count != index:
+        return
+    width = len(previous.fields) if previous.fields is not None else 1
+    start = previous.line  # index of the section's first body line
+    swallowed = _first_entry(lines, start, index, previous.fields)
+    if swallowed is not None and entries_from(lines, swallowed, index + 1):
+        # The count is too high: from that line on, the "rows" are entries,
+        # and the last of them owns the line that is no entry by itself.
+        raise CountError(
+            f"declares {_rows(previous.count)}, but line {swallowed + 1} is the entry "
+            f"{echo(lines[swallowed])}",
+            line=previous.line,
+            section=previous.name,
+            declared=previous.count,
+            actual=swallowed - start,
+            stray_line=swallowed + 1,
+        )
+
+    def row_like(line: str) -> bool:
+        return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
+
+    if not row_like(lines[index]):
+        return
+    extra = 1
+    while index + extra < len(lines) and row_like(lines[index + extra]):
+        extra += 1
+    actual = previous.count + extra
+    if previous.kind == "record":
+        reason = f"is a single record, but line {index + 1} is another row: {echo(lines[index])}"
+    else:
+        reason = (
+            f"declares {_rows(previous.count)}, but {actual} follow: line {index + 1} is a row, "
+            f"not an entry ({echo(lines[index])})"
+        )
+    raise CountError(
+        reason,
+        line=previous.line,
+        section=previous.name,
+        declared=previous.count,
+        actual=actual,
+        stray_line=index + 1,
+    )
+
+
+def _entry_in_rows(section: Section, offset: int) -> CountError | None:
+    """The count error when the bad row at ``offset`` is really the next entry."""
+    body = section.body
+    if entry_extent(body[offset]) is None or not entries_from(body, offset, len(body)):
+        return None
+    stray = section.line + 1 + offset
+    return CountError(
+        f"declares {_rows(section.count)}, but line {stray} is the entry {echo(body[offset])}",
+        line=section.line,
+        section=section.name,
+        declared=section.count,
+        actual=offset,
+        stray_line=stray,
+    )
+
+
 def split_rows(section: Section) -> list[list[str]]:
     """Cut a record section's lines into cells, checking every row's shape.
 
@@ -457,12 +667,19 @@ def split_rows(section: Section) -> list[list[str]]:
     width = len(fields)
     if width == 0:
         for offset, line in enumerate(section.body):
+            if line != "":
+                stray_error = _entry_in_rows(section, offset)
+                if stray_error is not None:
+                    raise stray_error
             split_row(line, fields, False, section.name, offset + 1, section.line + 1 + offset)
         return [[] for _ in section.body]
     rows = list(map(_split_tab, section.body))
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
+                stray_error = _entry_in_rows(section, offset)
+                if stray_error is not None:
+                    raise stray_error
                 raise width_error(
                     width, len(cells), section.name, offset + 1, section.line + 1 + offset
                 )
@@ -579,7 +796,7 @@ def _check_number(cell: str, number: int, section: str, line_no: int) -> None:
         ) from None
     if type(value) not in (int, float) or value != number:
         raise DecodeError(
-            f"reserved n is {_clip(cell)}, expected {number}: rows were dropped, "
+            f"reserved n is {echo(cell)}, expected {number}: rows were dropped, "
             "duplicated or reordered",
             line=line_no,
             section=section,
@@ -606,7 +823,14 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
                 row=row,
                 field=fields[position],
             ) from None
-    if section.count < _BUILDER_THRESHOLD:
+    return build_records(fields, columns, section.count)
+
+
+def build_records(
+    fields: tuple[str, ...], columns: list[list[Any]], count: int
+) -> list[dict[str, Any]]:
+    """One dict per row from decoded columns (one list per field, each ``count`` long)."""
+    if count < _BUILDER_THRESHOLD or len(fields) > _BUILDER_MAX_FIELDS:
         return [dict(zip(fields, values)) for values in zip(*columns)]
     return list(map(record_builder(fields), *columns))
 
@@ -668,8 +892,13 @@ def decode_document(
     return {section.name: decode_section(section) for section in sections}
 
 
-def _clip(text: str, limit: int = 40) -> str:
-    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")
+def _first_repeated(names: tuple[str, ...]) -> str:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    raise AssertionError("no name is repeated")
 
 
 def head_extent(line: str) -> int | None:
@@ -679,20 +908,15 @@ def head_extent(line: str) -> int | None:
     count (clamped to 10**9).  Used to find where a document ends inside
     surrounding text (:func:`document_end`).
     """
-    if not _is_entry_head(line):
+    extent = entry_extent(line)
+    if extent is None:
         repaired = repair_head(line)
-        if repaired is None or not _is_entry_head(repaired[0]):
+        if repaired is None:
             return None
-        line = repaired[0]
-    if _SCALAR_HEAD.fullmatch(line) is not None:
-        return 0
-    match = _SECTION_HEAD.fullmatch(line)
-    assert match is not None
-    count_text = match.group(2)
-    if count_text is None:
-        return 1
-    digits = count_text.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 9 else 10**9
+        extent = entry_extent(repaired[0])
+        if extent is None:
+            return None
+    return min(extent, 10**9)
 
 
 def looks_like_prose(line: str) -> bool:
