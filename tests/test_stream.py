@@ -534,3 +534,87 @@ def test_a_json_example_before_the_document_is_skipped_by_the_stream() -> None:
     )
     _, result = run(StreamDecoder(MReview), [reply])
     assert result == model_value(MReview) == eson.parse_reply(reply, MReview)
+
+
+# -- count errors: the stream words them as the whole-text scanner does -----------------
+
+COUNT_DOCUMENTS = [
+    "!eson/1\nsteps[4]{id,path}\n1\ta\n2\tb\n3\tc\ndone=false\nretry=3\n",  # stray entry
+    "!eson/1\nsteps[4]{id,path}\n1\ta\n2\tb\n3\tc\n",  # cut short
+    "!eson/1\nsteps[2]{id,path}\n1\ta\n2\tb\n3\tc\ndone=false\n",  # leftover rows
+    "!eson/1\nnotes[2]{text}\nhi\nretry=3\n",  # one column: swallowed entry (untyped: ok)
+    "!eson/1\nnotes[3]{text}\nhi\nretry=3\n",
+    "!eson/1\nnotes[1]{text}\nhi\nthere\nretry=3\n",
+    "!eson/1\nitem{a,b}\n1\t2\n3\t4\n",
+    "!eson/1\nitem{a,b}\n",
+    "!eson/1\nrows[3]{n,a}\n1\tx\n3\ty\n",
+    "!eson/1\nrows[3]{n,a}\n1\tx\n3\ty\nz=1\n",
+    "!eson/1\nrows[2]{n,a}\n1\tx\n3\ty\n",
+    "!eson/1\nrows[2]{n,a}\n3\tx\n2\ty\tz\n",  # a cell count before an n
+    "!eson/1\nxs[3]\n1\n2\n",
+    "!eson/1\nxs[1]\n1\n2\nk=v\n",
+    "!eson/1\nxs[0]\n1\nk=v\n",
+    "!eson/1\nsteps[3]{a,b}\n1\t2\nq=1\nr[1]{c}\n5\n",
+    "!eson/1\nsteps[5]{a,b}\n1\t2\nq=1\nr[1]{c}\n5\n",
+    "!eson/1\nsteps[3]{a,b}\n1\t2\nbad line\n3\t4\n",
+    "!eson/1\nsteps[4]{a,b}\n1\t2\nbad line\n3\t4\n",
+]
+
+
+def whole_error(text: str) -> str:
+    try:
+        eson.decode(text)
+    except eson.ESONError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "ok"
+
+
+def stream_error(text: str, size: int) -> str:
+    decoder = StreamDecoder(None)
+    try:
+        for start in range(0, len(text), size):
+            decoder.feed(text[start : start + size])
+        decoder.close()
+    except eson.ESONError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "ok"
+
+
+@pytest.mark.parametrize("text", COUNT_DOCUMENTS)
+def test_count_errors_are_worded_as_the_whole_decode_words_them(text: str) -> None:
+    for document in (text, text.rstrip("\n")):
+        expected = whole_error(document)
+        for size in (1, 7, len(document)):
+            assert stream_error(document, size) == expected, (document, size)
+    if "declares" in expected:
+        assert expected.startswith("CountError")
+
+
+def test_a_stream_cut_short_names_the_stray_entry_at_close() -> None:
+    decoder = StreamDecoder(None)
+    decoder.feed("!eson/1\nsteps[5]{a,b}\n1\t2\nq=1\n")
+    with pytest.raises(eson.CountError) as info:
+        decoder.close()
+    assert str(info.value) == "line 2: steps: declares 5 rows, but line 4 is the entry 'q=1'"
+    assert (info.value.declared, info.value.actual, info.value.stray_line) == (5, 1, 4)
+    assert len(info.value.feedback) <= 800
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_typed_one_column_array_swallowing_an_entry_is_a_count_error(model: type) -> None:
+    # As typed whole-text decoding (issue 8 item 9): notes[2] over one note and
+    # a field the schema declares and the document otherwise lacks.
+    text = model_value(model).to_eson()
+    kind_line = text.splitlines()[1]
+    damaged = text.replace(kind_line + "\n", "").replace(
+        "tags[2]\na\nb c\n", "tags[2]\na\n" + kind_line + "\n"
+    )
+    with pytest.raises(eson.CountError) as whole:
+        eson.decode(damaged, type=model)
+    for size in (1, 64, len(damaged)):
+        decoder = StreamDecoder(model)
+        with pytest.raises(eson.CountError) as streamed:
+            for start in range(0, len(damaged), size):
+                decoder.feed(damaged[start : start + size])
+            decoder.close()
+        assert str(streamed.value) == str(whole.value)

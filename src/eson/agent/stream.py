@@ -33,6 +33,7 @@ from eson.codecs.toon_stream import TOONBuilder
 from eson.errors import DecodeError, ESONError, TOONError
 from eson.schema.compile import document_schema
 from eson.wire import eson_stream, toon_stream
+from eson.wire.eson_reader import swallowed_entry_error
 from eson.wire.lines import LineSplitter
 from eson.wire.repairs import Repair
 
@@ -198,7 +199,7 @@ class StreamDecoder(Generic[T]):
         #: The repairs of a lenient read so far, lines counted in the stream.
         self.repairs: list[Repair] = []
         self._log: list[Repair] | None = None if strict else []
-        names = None
+        names: frozenset[str] | None = None
         if type is not None:
             schema = document_schema(type)
             names = frozenset(item.wire for item in schema.fields if not item.output_only)
@@ -222,6 +223,7 @@ class StreamDecoder(Generic[T]):
             toon_builder = TOONBuilder(type, keep=keep, log=self._log)
             self._builder = toon_builder
             self._reader = toon_stream.LineReader(toon_builder, ends_at_prose=not strict)
+        self._names = names
         self._done = False
         self._spent = False  # closed, or failed
         self._result: Any = None
@@ -286,6 +288,7 @@ class StreamDecoder(Generic[T]):
             if self._filter is not None and self._filter.state in ("before", "code", "fence-start"):
                 raise DecodeError(f"no {self.format.upper()} document found in the reply", line=1)
             self._reader.finish(last)
+            self._check_swallowed()
             result = self._builder.result() if self.keep else None
         except ESONError as exc:
             raise self._fail(exc) from None
@@ -295,6 +298,23 @@ class StreamDecoder(Generic[T]):
         self._spent = True
         self._result = result
         return result  # type: ignore[return-value]
+
+    def _check_swallowed(self) -> None:
+        """(typed ESON) The count error of a one-column array that took in an entry of the schema.
+
+        As whole-text typed decoding does
+        (:meth:`eson.codecs.eson_decode.DocumentReader.check_counts`).
+        """
+        reader = self._reader
+        if self._names is None or not isinstance(reader, eson_stream.LineReader):
+            return
+        if not reader.swallowed:
+            return
+        assert isinstance(self._builder, ESONBuilder)
+        missing = self._names.difference(self._builder.lines.heads)
+        for name, count, head_line, line, text, field in reader.swallowed:
+            if field in missing:
+                raise swallowed_entry_error(name, count, head_line, line, text, field)
 
     def events(self, chunks: Iterable[str | bytes]) -> Iterator[Event]:
         """Feed every chunk of ``chunks``, yielding events as they come; then close.

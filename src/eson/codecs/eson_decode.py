@@ -31,7 +31,7 @@ from eson.codecs.feedback import attach_expected
 from eson.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
 from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
-from eson.errors import CountError, DecodeError, ESONError, ValidationError, echo
+from eson.errors import DecodeError, ESONError, ValidationError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
@@ -42,8 +42,10 @@ from eson.wire.eson_reader import (
     build_records,
     decode_section,
     entries_from,
+    entry_name,
     scan_sections,
     split_columns,
+    swallowed_entry_error,
 )
 from eson.wire.repairs import Repair, RepairLog
 
@@ -337,17 +339,8 @@ class DocumentReader:
                 if entries_from(section.body, offset, len(section.body)):
                     stray = section.line + 1 + offset
                     line = section.body[offset]
-                    name = re.split(r"[=\[{]", line, maxsplit=1)[0]
-                    raise CountError(
-                        f"declares {section.count} {'row' if section.count == 1 else 'rows'}, "
-                        f"but line {stray} is the entry "
-                        f"{echo(line)} of the field {echo(name)}, which the document "
-                        "otherwise lacks",
-                        line=section.line,
-                        section=section.name,
-                        declared=section.count,
-                        actual=offset,
-                        stray_line=stray,
+                    raise swallowed_entry_error(
+                        section.name, section.count, section.line, stray, line, entry_name(line)
                     )
 
     def decode(

@@ -49,16 +49,21 @@ __all__ = [
     "document_end",
     "entries_from",
     "entry_extent",
+    "entry_name",
     "head_extent",
+    "leftover_error",
     "looks_like_prose",
     "number_text",
     "read_head",
     "read_header",
+    "row_like",
     "row_numbers",
     "scan_sections",
     "split_columns",
     "split_row",
     "split_rows",
+    "stray_entry_error",
+    "swallowed_entry_error",
     "text_of",
     "width_error",
 ]
@@ -517,6 +522,11 @@ def _strip_body(
 # count, and the error names the header, the count and that line.
 
 
+def entry_name(head: str) -> str:
+    """The name an entry head starts with (the text before ``=``, ``[`` or ``{``)."""
+    return re.split(r"[=\[{]", head, maxsplit=1)[0]
+
+
 def entry_extent(head: str) -> int | None:
     """How many body lines an entry head claims (0 for ``name=cell``), or ``None``.
 
@@ -601,39 +611,82 @@ def _check_leftover_rows(previous: Section, lines: list[str], index: int) -> Non
     if swallowed is not None and entries_from(lines, swallowed, index + 1):
         # The count is too high: from that line on, the "rows" are entries,
         # and the last of them owns the line that is no entry by itself.
-        raise CountError(
-            f"declares {_rows(previous.count)}, but line {swallowed + 1} is the entry "
-            f"{echo(lines[swallowed])}",
-            line=previous.line,
-            section=previous.name,
-            declared=previous.count,
-            actual=swallowed - start,
-            stray_line=swallowed + 1,
+        raise stray_entry_error(
+            previous.name, previous.count, previous.line, swallowed + 1, lines[swallowed]
         )
-
-    def row_like(line: str) -> bool:
-        return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
-
-    if not row_like(lines[index]):
+    if not row_like(lines[index], width):
         return
     extra = 1
-    while index + extra < len(lines) and row_like(lines[index + extra]):
+    while index + extra < len(lines) and row_like(lines[index + extra], width):
         extra += 1
-    actual = previous.count + extra
-    if previous.kind == "record":
-        reason = f"is a single record, but line {index + 1} is another row: {echo(lines[index])}"
+    raise leftover_error(
+        previous.kind, previous.name, previous.count, previous.line, index + 1, lines[index], extra
+    )
+
+
+def row_like(line: str, width: int) -> bool:
+    """Whether a line at an entry's place has the shape of a row of ``width`` cells."""
+    return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
+
+
+def stray_entry_error(
+    name: str, count: int, head_line: int, stray_line: int, stray: str
+) -> CountError:
+    """The count error of a section whose declared rows take in the entry on ``stray_line``."""
+    return CountError(
+        f"declares {_rows(count)}, but line {stray_line} is the entry {echo(stray)}",
+        line=head_line,
+        section=name,
+        declared=count,
+        actual=stray_line - head_line - 1,
+        stray_line=stray_line,
+    )
+
+
+def leftover_error(
+    kind: SectionKind,
+    name: str,
+    count: int,
+    head_line: int,
+    stray_line: int,
+    stray: str,
+    extra: int,
+) -> CountError:
+    """The count error of a section followed by ``extra`` more rows, the first on ``stray_line``."""
+    actual = count + extra
+    if kind == "record":
+        reason = f"is a single record, but line {stray_line} is another row: {echo(stray)}"
     else:
         reason = (
-            f"declares {_rows(previous.count)}, but {actual} follow: line {index + 1} is a row, "
-            f"not an entry ({echo(lines[index])})"
+            f"declares {_rows(count)}, but {actual} follow: line {stray_line} is a row, "
+            f"not an entry ({echo(stray)})"
         )
-    raise CountError(
+    return CountError(
         reason,
-        line=previous.line,
-        section=previous.name,
-        declared=previous.count,
+        line=head_line,
+        section=name,
+        declared=count,
         actual=actual,
-        stray_line=index + 1,
+        stray_line=stray_line,
+    )
+
+
+def swallowed_entry_error(
+    name: str, count: int, head_line: int, stray_line: int, stray: str, field: str
+) -> CountError:
+    """The count error of a one-column array whose rows took in the entry of ``field``.
+
+    For typed reading, which knows that the schema has a field ``field``
+    the document otherwise lacks.
+    """
+    return CountError(
+        f"declares {_rows(count)}, but line {stray_line} is the entry "
+        f"{echo(stray)} of the field {echo(field)}, which the document otherwise lacks",
+        line=head_line,
+        section=name,
+        declared=count,
+        actual=stray_line - head_line - 1,
+        stray_line=stray_line,
     )
 
 
@@ -642,14 +695,8 @@ def _entry_in_rows(section: Section, offset: int) -> CountError | None:
     body = section.body
     if entry_extent(body[offset]) is None or not entries_from(body, offset, len(body)):
         return None
-    stray = section.line + 1 + offset
-    return CountError(
-        f"declares {_rows(section.count)}, but line {stray} is the entry {echo(body[offset])}",
-        line=section.line,
-        section=section.name,
-        declared=section.count,
-        actual=offset,
-        stray_line=stray,
+    return stray_entry_error(
+        section.name, section.count, section.line, section.line + 1 + offset, body[offset]
     )
 
 
