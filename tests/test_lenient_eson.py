@@ -297,3 +297,19 @@ def test_pydantic_field_rejects_numbers_strictly_without_the_repair() -> None:
     with pytest.raises(eson.ValidationError, match="expected str"):
         eson.decode("!eson/1\nkind=12\ntags[0]\nfindings[0]{id,severity,line}\n", type=PReview)
     assert pydantic.VERSION
+
+
+def test_try_decode_results_carry_the_repairs() -> None:
+    """Ok and Err hold the repairs of a lenient read (and the caller's list gets them too)."""
+    text = "!eson/1\nkind = review \nrows[1]{a, b}\n1\t2\n"
+    log: list[eson.Repair] = []
+    result = eson.try_decode(text, strict=False, repairs=log)
+    assert result.ok and result.value == {"kind": "review", "rows": [{"a": 1, "b": 2}]}
+    assert [repair.kind for repair in result.repairs] == [repair.kind for repair in log]
+    assert {repair.line for repair in result.repairs} == {2, 3}
+    canonical = "!eson/1\nkind=review\nrows[1]{a,b}\n1\t2\n"
+    assert eson.try_decode(canonical, strict=False).repairs == ()
+    failed = eson.try_decode(text + "rows2[2]{a}\n1\n", strict=False)
+    assert not failed.ok and isinstance(failed.error, eson.CountError)
+    assert [repair.line for repair in failed.repairs][:1] == [2]
+    assert eson.try_decode("!eson/1\nkind=x\n").repairs == ()

@@ -93,3 +93,14 @@ def test_canonical_text_needs_no_repair(model: type) -> None:
     text = eson.toon.encode(value)
     assert eson.toon.decode(text, type=model, strict=False, repairs=log) == value
     assert log == []
+
+
+@pytest.mark.parametrize("model", [MReview, PReview])
+def test_try_decode_results_carry_the_repairs(model: type) -> None:
+    log: list[Repair] = []
+    result = eson.toon.try_decode(TABLE, type=model, strict=False, repairs=log)
+    assert result.ok
+    assert result.value == eson.toon.decode(TABLE, type=model, strict=False)
+    assert result.repairs == tuple(log) and len(log) == 4
+    strict = eson.toon.try_decode(TABLE, type=model)
+    assert not strict.ok and strict.repairs == ()

@@ -618,3 +618,87 @@ def test_a_typed_one_column_array_swallowing_an_entry_is_a_count_error(model: ty
                 decoder.feed(damaged[start : start + size])
             decoder.close()
         assert str(streamed.value) == str(whole.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rows[3]{a,b}:\n  1,2\n  3,4\nk: v\n",
+        "rows[3]{a,b}:\n  1,2\n  3,4\n",
+        "rows[1]{a,b}:\n  1,2\n  3,4\nk: v\n",
+        "xs[3]: 1,2\n",
+        "items[3]:\n  - 1\n  - 2\n",
+        "items[1]:\n  - 1\n  - 2\nk: 1\n",
+    ],
+)
+def test_toon_count_errors_are_worded_as_the_whole_decode_words_them(text: str) -> None:
+    with pytest.raises(eson.TOONError) as whole:
+        eson.toon.decode(text)
+    for size in (1, 5, len(text)):
+        decoder = StreamDecoder(None, format="toon")
+        with pytest.raises(eson.TOONError) as streamed:
+            for start in range(0, len(text), size):
+                decoder.feed(text[start : start + size])
+            decoder.close()
+        assert str(streamed.value) == str(whole.value)
+
+
+# -- events only the end completes; format spellings ----------------------------------
+
+
+@pytest.mark.parametrize("model", [*MODELS, None])
+def test_events_only_the_end_completes_come_from_a_final_feed_or_final_events(
+    model: type | None,
+) -> None:
+    text = model_value(model or MReview).to_eson().rstrip("\n")  # no line break at the end
+    whole = list(StreamDecoder(model).events([text]))
+    assert whole[-1].section == "meta"
+    decoder = StreamDecoder(model)
+    during = decoder.feed(text)
+    assert during == whole[:-1]  # the last row's line end never came
+    assert decoder.final_events == []
+    assert decoder.feed("", final=True) == whole[-1:]
+    assert decoder.close() == (eson.decode(text, type=model) if model else eson.decode(text))
+    assert decoder.final_events == whole[-1:]
+    # close() alone: the events are kept for final_events
+    decoder = StreamDecoder(model)
+    decoder.feed(text)
+    decoder.close()
+    assert decoder.final_events == whole[-1:]
+    with pytest.raises(ValueError, match="after close"):
+        decoder.feed("x")
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_toon_last_list_item_is_a_final_event(model: type) -> None:
+    decoder = StreamDecoder(None, format="toon")
+    assert decoder.feed("items[2]:\n  - a: 1\n  - a: 2\n") == [eson.Event("items", 1, {"a": 1})]
+    assert decoder.feed(b"", final=True) == [eson.Event("items", 2, {"a": 2})]
+    typed = StreamDecoder(model, format="toon")
+    typed.feed(model_value(model).to_toon())
+    assert typed.close() == model_value(model)
+
+
+def test_a_failing_final_feed_raises_the_close_error() -> None:
+    decoder = StreamDecoder(None)
+    decoder.feed("!eson/1\nxs[3]\n1\n")
+    with pytest.raises(eson.CountError):
+        decoder.feed("2\n", final=True)
+    with pytest.raises(eson.CountError):
+        decoder.close()
+
+
+@pytest.mark.parametrize("spelling", ["eson", "eson/1"])
+def test_eson_may_be_spelled_as_choose_and_detect_spell_it(spelling: str) -> None:
+    text = model_value(MReview).to_eson()
+    assert eson.detect(text) == "eson/1"
+    decoder = StreamDecoder(MReview, format=spelling)  # type: ignore[arg-type]
+    assert decoder.format == "eson"
+    decoder.feed(text)
+    assert decoder.close() == model_value(MReview)
+    assert eson.parse_reply(text, MReview, formats=(spelling, "json")) == model_value(MReview)
+    assert MReview.from_reply(text, formats=[spelling]) == model_value(MReview)
+    with pytest.raises(ValueError, match="'eson' \\(or 'eson/1'\\)"):
+        StreamDecoder(MReview, format="eson/2")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'eson' \\(or 'eson/1'\\)"):
+        eson.parse_reply(text, MReview, formats=("ESON",))

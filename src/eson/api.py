@@ -62,10 +62,13 @@ class Ok(Generic[T]):
     """A successful :func:`try_decode`: ``ok`` is ``True``, ``value`` the decoded value.
 
     ``error`` is ``None``.  An ``Ok`` is truthy, so ``if result:`` means the
-    same as ``if result.ok:``.
+    same as ``if result.ok:``.  ``repairs`` holds the :class:`eson.Repair`
+    of each fix a lenient read (``strict=False``) made, in line order
+    (empty for a strict read or canonical text).
     """
 
     value: T
+    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
     ok: Literal[True] = field(default=True, init=False, repr=False)
     error: None = field(default=None, init=False, repr=False)
 
@@ -77,10 +80,12 @@ class Ok(Generic[T]):
 class Err:
     """A failed :func:`try_decode`: ``ok`` is ``False``, ``error`` what stopped it.
 
-    ``value`` is ``None``.  An ``Err`` is falsy.
+    ``value`` is ``None``.  An ``Err`` is falsy.  ``repairs`` holds what a
+    lenient read had repaired before it failed (see :class:`Ok`).
     """
 
     error: ESONError
+    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
     ok: Literal[False] = field(default=False, init=False, repr=False)
     value: None = field(default=None, init=False, repr=False)
 
@@ -300,7 +305,8 @@ def try_decode(
     Takes the arguments of :func:`decode`.
 
     Returns:
-        ``Ok(value)``, or ``Err(error)`` where ``error`` is any
+        ``Ok(value)``, or ``Err(error)``, each with the ``repairs`` of a
+        lenient read (also appended to ``repairs`` when given), where ``error`` is any
         :class:`eson.ESONError` (``DecodeError``, ``CountError``,
         ``ValidationError``).  Both have ``ok``, ``value`` and ``error``; see
         :data:`DecodeResult` for how type checkers narrow them.  A ``type``
@@ -308,21 +314,21 @@ def try_decode(
         still raise ``TypeError``.
     """
     check_reading(strict)
-    if type is None:
-        _untyped_options(validation_strict, context)
-        try:
-            return Ok(decode_document(text, strict=strict, repairs=repairs))
-        except ESONError as exc:
-            return Err(exc)
-    reader = reader_for(type)
+    log: list[Repair] = []
     try:
-        return Ok(
-            reader.decode(
-                text, strict, repairs, validation_strict=validation_strict, context=context
+        if type is None:
+            _untyped_options(validation_strict, context)
+            value: Any = decode_document(text, strict=strict, repairs=log)
+        else:
+            value = reader_for(type).decode(
+                text, strict, log, validation_strict=validation_strict, context=context
             )
-        )
     except ESONError as exc:
-        return Err(exc)
+        return Err(exc, repairs=tuple(log))
+    finally:
+        if repairs is not None:
+            repairs.extend(log)
+    return Ok(value, repairs=tuple(log))
 
 
 class Encoder:

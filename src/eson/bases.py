@@ -117,18 +117,29 @@ class ModelMethods:
         formats: Sequence[str] = FORMATS,
         partial: bool = False,
         repairs: list[Repair] | None = None,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> Self:
         """Read a language model's reply into a validated instance (see :func:`eson.parse_reply`).
 
         Finds the ESON, TOON or JSON payload in the reply (code fences, prose
         around it), reads it leniently and validates it.  On failure the
         error's ``feedback`` is the text to send back to the model.
+        ``validation_strict`` and ``context`` are those of :meth:`from_eson`.
 
         Raises:
             eson.ESONError: (a ``DecodeError``, ``TOONError`` or
                 ``ValidationError``) with lines counted in ``text``.
         """
-        return parse_reply(text, cls, formats=formats, partial=partial, repairs=repairs)
+        return parse_reply(
+            text,
+            cls,
+            formats=formats,
+            partial=partial,
+            repairs=repairs,
+            validation_strict=validation_strict,
+            context=context,
+        )
 
     @classmethod
     def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:

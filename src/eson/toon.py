@@ -208,6 +208,7 @@ def try_decode(
     type: None = None,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
 ) -> Ok[Any] | Err: ...
@@ -220,6 +221,7 @@ def try_decode(
     type: builtins.type[T],
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Err: ...
@@ -231,6 +233,7 @@ def try_decode(
     type: builtins.type[T] | None = None,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Ok[Any] | Err:
@@ -241,10 +244,12 @@ def try_decode(
     Returns:
         ``Ok(value)``, or ``Err(error)`` holding the :class:`TOONError` or
         (typed) :class:`eson.ValidationError`; see
-        :data:`eson.DecodeResult` for how type checkers narrow them.  A
-        ``type`` that is not a valid model class, a ``strict`` that is not a
-        ``bool``, or options that do not apply, still raise ``TypeError``:
-        those are mistakes in the call, not in the text.
+        :data:`eson.DecodeResult` for how type checkers narrow them.  Each
+        has the ``repairs`` of a typed lenient read (also appended to
+        ``repairs`` when given).  A ``type`` that is not a valid model
+        class, a ``strict`` that is not a ``bool``, or options that do not
+        apply, still raise ``TypeError``: those are mistakes in the call,
+        not in the text.
     """
     if type is None:
         _untyped_options(validation_strict, context)
@@ -253,12 +258,17 @@ def try_decode(
         except ESONError as exc:
             return Err(exc)
     reader = reader_for(type, indent_size)
+    log: list[Repair] = []
     try:
-        return Ok(
-            reader.decode(text, strict, validation_strict=validation_strict, context=context)
+        value = reader.decode(
+            text, strict, log, validation_strict=validation_strict, context=context
         )
     except ESONError as exc:
-        return Err(exc)
+        return Err(exc, repairs=tuple(log))
+    finally:
+        if repairs is not None:
+            repairs.extend(log)
+    return Ok(value, repairs=tuple(log))
 
 
 class Encoder:

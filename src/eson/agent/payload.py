@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from eson.agent.negotiation import detect
-from eson.errors import DecodeError
+from eson.errors import DecodeError, echo
 from eson.wire.eson_lenient import is_blank
 from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
 from eson.wire.toon_stream import ends_document
@@ -185,9 +185,13 @@ def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
     if isinstance(formats, str):
         raise TypeError("formats must be a sequence of format names, e.g. ('eson', 'json')")
     chosen: list[Format] = []
-    for name in formats:
+    for given in formats:
+        # "eson/1" is ESON's name in eson.choose and eson.detect: both spellings work.
+        name = "eson" if given == "eson/1" else given
         if name not in FORMATS:
-            raise ValueError(f"unknown reply format {name!r}; use 'eson', 'toon' or 'json'")
+            raise ValueError(
+                f"unknown reply format {echo(given)}; use 'eson' (or 'eson/1'), 'toon' or 'json'"
+            )
         if name not in chosen:
             chosen.append(name)
     if not chosen:

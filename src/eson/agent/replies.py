@@ -29,8 +29,8 @@ from eson.api import check_reading
 from eson.codecs import toon_typed
 from eson.codecs.eson_typed import reader_for
 from eson.codecs.feedback import attach_expected
-from eson.codecs.validation import Place, validation_error
-from eson.errors import DecodeError, ESONError
+from eson.codecs.validation import Place, check_options, validation_error
+from eson.errors import DecodeError, ESONError, echo
 from eson.schema.binding import Problem
 from eson.schema.compile import document_schema
 from eson.wire.eson_reader import decode_document, text_of
@@ -52,6 +52,8 @@ def parse_reply(
     formats: Sequence[str] = FORMATS,
     partial: bool = False,
     repairs: list[Repair] | None = None,
+    validation_strict: None = None,
+    context: None = None,
 ) -> Any: ...
 
 
@@ -63,6 +65,8 @@ def parse_reply(
     formats: Sequence[str] = FORMATS,
     partial: bool = False,
     repairs: list[Repair] | None = None,
+    validation_strict: bool | None = None,
+    context: Any = None,
 ) -> T: ...
 
 
@@ -73,6 +77,8 @@ def parse_reply(
     formats: Sequence[str] = FORMATS,
     partial: bool = False,
     repairs: list[Repair] | None = None,
+    validation_strict: bool | None = None,
+    context: Any = None,
 ) -> T | Any:
     """Read a model's reply into a validated instance of ``type`` (or plain values).
 
@@ -91,6 +97,12 @@ def parse_reply(
             :func:`eson.decode`); never the default.
         repairs: A list to which each repair is appended, its line counted
             in the reply as given.
+        validation_strict: The framework's strict mode for the validation
+            (``model_validate(strict=...)``, ``msgspec.convert(strict=...)``);
+            ``None`` keeps the framework's default.  Not called ``strict``,
+            which is the wire option (a reply is always read leniently).
+        context: Passed to Pydantic validators (``model_validate(context=...)``);
+            a ``TypeError`` for a msgspec type, whose validation takes none.
 
     Returns:
         The validated value.
@@ -99,13 +111,22 @@ def parse_reply(
         eson.DecodeError: no payload found, or malformed ESON or JSON.
         eson.TOONError: malformed TOON.
         eson.ValidationError: well-formed text the type rejects.
-        TypeError: a ``type`` that is not a model class.
+        TypeError: a ``type`` that is not a model class, or validation
+            options that do not apply (without ``type``; ``context`` for msgspec).
 
     Every error's lines are lines of ``text``, and its ``feedback`` says what
     to fix, with the layout ``type`` expects.
     """
     check_reading(False, partial)
     names = _names(type)
+    if type is None:
+        if validation_strict is not None or context is not None:
+            raise TypeError(
+                "validation_strict= and context= are options of typed decoding; pass type= too"
+            )
+    else:
+        check_options(document_schema(type).binding, validation_strict, context)
+    options = (validation_strict, context)
     try:
         payload = locate(text, formats, names)
     except ESONError as exc:
@@ -116,7 +137,7 @@ def parse_reply(
     offset = payload.first_line - 1
     log: list[Repair] = []
     try:
-        return _decode(payload, type, partial, log)
+        return _decode(payload, type, partial, log, options)
     except ESONError as exc:
         if type is not None:
             attach_expected(exc, type, payload.format)
@@ -141,16 +162,37 @@ def _names(type: Any) -> frozenset[str] | None:
     return frozenset(item.wire for item in schema.fields if not item.output_only)
 
 
-def _decode(payload: Payload, type: Any, partial: bool, log: list[Repair]) -> Any:
+def _decode(
+    payload: Payload,
+    type: Any,
+    partial: bool,
+    log: list[Repair],
+    options: tuple[bool | None, Any] = (None, None),
+) -> Any:
+    validation_strict, context = options
     if payload.format == "eson":
         if type is None:
             return decode_document(payload.split, strict=False, repairs=log, partial=partial)
-        return reader_for(type).decode(payload.split, False, log, partial)
+        return reader_for(type).decode(
+            payload.split,
+            False,
+            log,
+            partial,
+            validation_strict=validation_strict,
+            context=context,
+        )
     if payload.format == "toon":
         if type is None:
             return decode_text(payload.text, strict=True)
-        return toon_typed.reader_for(type).decode(payload.text, True, log, True)
-    return _decode_json(payload.text, type)
+        return toon_typed.reader_for(type).decode(
+            payload.text,
+            True,
+            log,
+            True,
+            validation_strict=validation_strict,
+            context=context,
+        )
+    return _decode_json(payload.text, type, options)
 
 
 # -- JSON replies ---------------------------------------------------------------------
@@ -160,7 +202,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise ValueError(f"duplicate key {key[:40]!r}")
+            raise ValueError(f"duplicate key {echo(key)}")
         result[key] = value
     return result
 
@@ -200,14 +242,16 @@ def _json_place(problem: Problem) -> tuple[Place, int]:
     return place, used
 
 
-def _decode_json(text: str, type: Any) -> Any:
+def _decode_json(
+    text: str, type: Any, options: tuple[bool | None, Any] = (None, None)
+) -> Any:
     value = _load_json(text_of(text))
     if type is None:
         return value
     schema = document_schema(type)
     validate = schema.binding.validator(schema.model_type)
     try:
-        return validate(value)
+        return validate(value, *options)
     except Exception as exc:
         problems = schema.binding.problems(exc)
         if problems is None:

@@ -30,7 +30,8 @@ from eson.codecs.eson_stream import ESONBuilder
 from eson.codecs.feedback import attach_expected
 from eson.codecs.stream import Event
 from eson.codecs.toon_stream import TOONBuilder
-from eson.errors import DecodeError, ESONError, TOONError
+from eson.codecs.validation import check_options
+from eson.errors import DecodeError, ESONError, TOONError, echo
 from eson.schema.compile import document_schema
 from eson.wire import eson_stream, toon_stream
 from eson.wire.eson_reader import swallowed_entry_error
@@ -41,7 +42,7 @@ __all__ = ["Event", "StreamDecoder"]
 
 T = TypeVar("T")
 
-StreamFormat = Literal["eson", "toon"]
+StreamFormat = Literal["eson", "eson/1", "toon"]
 
 
 class _ReplyFilter:
@@ -153,6 +154,8 @@ class StreamDecoder(Generic[T]):
         strict: bool = False,
         partial: bool = False,
         keep: Literal[True] = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None: ...
 
     @overload
@@ -164,6 +167,8 @@ class StreamDecoder(Generic[T]):
         strict: bool = False,
         partial: bool = False,
         keep: Literal[True] = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None: ...
 
     @overload
@@ -175,6 +180,8 @@ class StreamDecoder(Generic[T]):
         strict: bool = False,
         partial: bool = False,
         keep: Literal[False],
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None: ...
 
     def __init__(
@@ -185,10 +192,16 @@ class StreamDecoder(Generic[T]):
         strict: bool = False,
         partial: bool = False,
         keep: bool = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None:
         check_reading(strict, partial)
+        if format == "eson/1":  # ESON's name in eson.choose and eson.detect
+            format = "eson"
         if format not in ("eson", "toon"):
-            raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
+            raise ValueError(
+                f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}"
+            )
         if not isinstance(keep, bool):
             raise TypeError(f"keep must be True or False, not {keep!r}")
         self.type = type
@@ -203,13 +216,26 @@ class StreamDecoder(Generic[T]):
         if type is not None:
             schema = document_schema(type)
             names = frozenset(item.wire for item in schema.fields if not item.output_only)
+            check_options(schema.binding, validation_strict, context)
+        elif validation_strict is not None or context is not None:
+            raise TypeError(
+                "validation_strict= and context= are options of typed decoding; pass a type too"
+            )
+        self.validation_strict = validation_strict
+        self.context = context
         error: builtins.type[ESONError] = DecodeError if format == "eson" else TOONError
         self._splitter = LineSplitter(error)
         self._filter = None if strict else _ReplyFilter(format, names)
         self._builder: ESONBuilder | TOONBuilder
         self._reader: eson_stream.LineReader | toon_stream.LineReader
         if format == "eson":
-            builder = ESONBuilder(type, keep=keep, log=self._log)
+            builder = ESONBuilder(
+                type,
+                keep=keep,
+                log=self._log,
+                validation_strict=validation_strict,
+                context=context,
+            )
             self._builder = builder
             self._reader = eson_stream.LineReader(
                 builder,
@@ -220,10 +246,17 @@ class StreamDecoder(Generic[T]):
                 ends_at_prose=not strict,
             )
         else:
-            toon_builder = TOONBuilder(type, keep=keep, log=self._log)
+            toon_builder = TOONBuilder(
+                type,
+                keep=keep,
+                log=self._log,
+                validation_strict=validation_strict,
+                context=context,
+            )
             self._builder = toon_builder
             self._reader = toon_stream.LineReader(toon_builder, ends_at_prose=not strict)
         self._names = names
+        self._final_events: list[Event] = []
         self._done = False
         self._spent = False  # closed, or failed
         self._result: Any = None
@@ -235,8 +268,17 @@ class StreamDecoder(Generic[T]):
 
     # -- feeding ----------------------------------------------------------------------
 
-    def feed(self, chunk: str | bytes | bytearray | memoryview) -> list[Event]:
+    def feed(
+        self, chunk: str | bytes | bytearray | memoryview, *, final: bool = False
+    ) -> list[Event]:
         """Read one chunk; return the events of the entries and rows it completed.
+
+        ``final=True`` says this is the last chunk (``b""`` or ``""`` will
+        do), as ``codecs.IncrementalDecoder.decode(..., final=True)`` does: the
+        stream is then ended as by :meth:`close` (with its errors), and the
+        events returned include those only the end completes -- a last row
+        without a line break, TOON's last list item.
+        :meth:`close` then returns the message.
 
         Raises:
             eson.ESONError: as soon as the text read so far is wrong (the
@@ -261,10 +303,11 @@ class StreamDecoder(Generic[T]):
         if self._log:
             self._take_repairs()
         events = self._events
-        if not events:
-            return []
-        taken = events[:]
+        taken = events[:] if events else []
         events.clear()
+        if final:
+            self.close()
+            taken.extend(self._final_events)
         return taken
 
     def close(self) -> T:
@@ -294,10 +337,23 @@ class StreamDecoder(Generic[T]):
             raise self._fail(exc) from None
         finally:
             self._take_repairs()
+        self._final_events = self._drain()
         self._done = True
         self._spent = True
         self._result = result
         return result  # type: ignore[return-value]
+
+    @property
+    def final_events(self) -> list[Event]:
+        """The events that only the end of the stream completed (a copy; empty before it).
+
+        A last row without a line break and TOON's last list item (its end
+        is known when the next item begins, or the stream ends) come out
+        when the stream ends: from
+        ``feed(chunk, final=True)``, from :meth:`events` and :meth:`aevents`,
+        and after :meth:`close` here.
+        """
+        return list(self._final_events)
 
     def _check_swallowed(self) -> None:
         """(typed ESON) The count error of a one-column array that took in an entry of the schema.
@@ -324,7 +380,7 @@ class StreamDecoder(Generic[T]):
         for chunk in chunks:
             yield from self.feed(chunk)
         self.close()
-        yield from self._drain()
+        yield from self._final_events
 
     async def aevents(self, chunks: AsyncIterable[str | bytes]) -> AsyncIterator[Event]:
         """The async form of :meth:`events`: consume an LLM SDK's stream of text chunks.
@@ -340,7 +396,7 @@ class StreamDecoder(Generic[T]):
             for event in self.feed(chunk):
                 yield event
         self.close()
-        for event in self._drain():
+        for event in self._final_events:
             yield event
 
     # -- what has been read -----------------------------------------------------------

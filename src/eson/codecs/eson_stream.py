@@ -157,8 +157,13 @@ class _Section:
                 if len(cache) < 64:
                     cache[key] = factory
         keep_line = builder.lines.rows.setdefault(self.name, []).append if builder.keep else None
+        check = (
+            plan.check.with_options(builder.validation_strict, builder.context)
+            if plan is not None
+            else None
+        )
         handler, line_handler = factory(
-            self.cell, builder.events.append, self.rows.append, keep_line, self.name
+            self.cell, builder.events.append, self.rows.append, keep_line, self.name, check
         )
         self.line: LineHandler | None = line_handler
         return handler
@@ -223,7 +228,6 @@ def _row_factory(
         if plan is None:
             body.append(f"value = {mapping}")
         else:
-            namespace["CHECK"] = plan.check
             check = f"CHECK({mapping}, NAME, {where}, line)"
             constructor = plan.constructor
             if constructor is not None and fields == plan.order and count and exact:
@@ -239,7 +243,7 @@ def _row_factory(
     body.append(f"EMIT(NEW(EV, (NAME, {where}, value)))")
     fast = _line_source(head, fields, items, plan, skip, keep, namespace)
     source = (
-        "def make(CELL, EMIT, KEEP, KEEP_LINE, NAME):\n"
+        "def make(CELL, EMIT, KEEP, KEEP_LINE, NAME, CHECK):\n"
         "    def row(cells, row, line):\n"
         + "".join(f"        {line}\n" for line in body)
         + "".join(f"    {line}\n" for line in fast)
@@ -340,7 +344,6 @@ def _line_source(
         namespace["CTOR"] = plan.constructor
     else:
         lines.append(f"    value = CHECK({mapping}, NAME, row, line)")
-        namespace["CHECK"] = plan.check
     if keep:
         lines += ["    KEEP(value)", "    KEEP_LINE(line)"]
     lines += ["    EMIT(NEW(EV, (NAME, row, value)))", "    return True"]
@@ -410,12 +413,22 @@ class ESONBuilder:
         keep: Keep rows for the final message; ``False`` keeps only the
             scalar entries (for consumers of events alone: memory stays flat).
         log: The repair log of a lenient read (``None``: strict).
+        validation_strict: The framework's strict mode for validation.
+        context: Pydantic validation context (see :func:`eson.decode`).
     """
 
     def __init__(
-        self, cls: type | None, *, keep: bool = True, log: RepairLog | None = None
+        self,
+        cls: type | None,
+        *,
+        keep: bool = True,
+        log: RepairLog | None = None,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None:
         self.schema: DocumentSchema | None = document_schema(cls) if cls is not None else None
+        self.validation_strict = validation_strict
+        self.context = context
         self.keep = keep
         self.log = log
         #: Events not yet handed out (drained by the caller, never replaced).
@@ -502,4 +515,6 @@ class ESONBuilder:
         """The decoded document: the validated message (typed) or the plain ``dict``."""
         if self.schema is None:
             return self.document
-        return validate_document(self.schema, self.document, self.lines)
+        return validate_document(
+            self.schema, self.document, self.lines, self.validation_strict, self.context
+        )

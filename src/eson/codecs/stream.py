@@ -77,11 +77,22 @@ class Lines:
 class RecordCheck:
     """Validate one record's plain dict into an instance, placing a failure on its row."""
 
-    __slots__ = ("binding", "validate")
+    __slots__ = ("binding", "context", "record", "validate", "validation_strict")
 
-    def __init__(self, record: RecordSchema) -> None:
+    def __init__(
+        self, record: RecordSchema, validation_strict: bool | None = None, context: Any = None
+    ) -> None:
+        self.record = record
         self.binding: Binding = record.binding
         self.validate = record.binding.validator(record.model_type)
+        self.validation_strict = validation_strict
+        self.context = context
+
+    def with_options(self, validation_strict: bool | None, context: Any) -> RecordCheck:
+        """This check with the framework's validation options (see :func:`eson.decode`)."""
+        if validation_strict is None and context is None:
+            return self
+        return RecordCheck(self.record, validation_strict, context)
 
     def __call__(self, plain: dict[str, Any], section: str, row: int | None, line: int) -> Any:
         """The validated instance.
@@ -90,7 +101,7 @@ class RecordCheck:
             ValidationError: located at ``line``, ``section``, ``row`` and the field.
         """
         try:
-            return self.validate(plain)
+            return self.validate(plain, self.validation_strict, self.context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:
@@ -112,11 +123,21 @@ def _row_error(
     return validation_error(problems, plain, place)
 
 
-def validate_document(schema: DocumentSchema, document: dict[str, Any], lines: Lines) -> Any:
-    """Validate the assembled document into the message (errors placed by ``lines``)."""
+def validate_document(
+    schema: DocumentSchema,
+    document: dict[str, Any],
+    lines: Lines,
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> Any:
+    """Validate the assembled document into the message (errors placed by ``lines``).
+
+    ``validation_strict`` and ``context`` go to the framework's validation
+    (see :func:`eson.decode`).
+    """
     validate = schema.binding.validator(schema.model_type)
     try:
-        return validate(document)
+        return validate(document, validation_strict, context)
     except ESONError:
         raise
     except Exception as exc:

@@ -33,6 +33,8 @@ class TOONBuilder:
         log: The repair log of a lenient read (``None``: strict; the text
             rule applies only when reading leniently).
         indent_size: Spaces per indentation level (to re-read an entry).
+        validation_strict: The framework's strict mode for validation.
+        context: Pydantic validation context (see :func:`eson.decode`).
     """
 
     def __init__(
@@ -42,8 +44,12 @@ class TOONBuilder:
         keep: bool = True,
         log: RepairLog | None = None,
         indent_size: int = 2,
+        validation_strict: bool | None = None,
+        context: Any = None,
     ) -> None:
         self.schema: DocumentSchema | None = document_schema(cls) if cls is not None else None
+        self.validation_strict = validation_strict
+        self.context = context
         self.keep = keep
         self.log = log
         self.indent_size = indent_size
@@ -61,7 +67,9 @@ class TOONBuilder:
                     continue
                 self._items[item.wire] = item
                 if item.record is not None:
-                    self._checks[item.wire] = RecordCheck(item.record)
+                    self._checks[item.wire] = RecordCheck(
+                        item.record, validation_strict, context
+                    )
                     self._texts[item.wire] = tuple(
                         field.wire
                         for field in item.record.fields
@@ -230,4 +238,6 @@ class TOONBuilder:
         document: Any = self.document if self._root is _ROOT else self._root
         if self.schema is None:
             return document
-        return validate_document(self.schema, document, self.lines)
+        return validate_document(
+            self.schema, document, self.lines, self.validation_strict, self.context
+        )
