@@ -130,6 +130,7 @@ class LineReader:
         "_leftover",
         "_line_handler",
         "_numbered",
+        "_pending",
         "_row",
         "_seen",
         "_split",
@@ -180,6 +181,7 @@ class LineReader:
         self._blank: list[Repair] = []  # blank-line repairs waiting for an entry
         # Count checks that need the lines after a bad row (see the module docs).
         self._bad: DecodeError | None = None  # a bad row's error, until the rows are in
+        self._pending: DecodeError | None = None  # that error, until the next line is read
         self._candidate: tuple[int, str] | None = None  # first row reading as an entry
         self._checked = False  # whether the row that may be the candidate was seen
         self._chain_ok = False  # the lines from the candidate on read as entries so far
@@ -267,6 +269,8 @@ class LineReader:
             raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
         if self._leftover is not None:
             raise self._leftover_error()
+        if self._pending is not None:
+            raise self._pending
         if self._left:
             head = self._head
             assert head is not None
@@ -356,13 +360,17 @@ class LineReader:
         assert head is not None
         self._head = None
         bad = self._bad
+        self._ended_at = self.line_no
+        self._last = (head, self._head_line)
         if bad is not None:
             stray = self._candidate if self._chain_ok else None
             if stray is not None and stray[0] == bad.line:
                 bad = stray_entry_error(head.name, head.count, self._head_line, *stray)
-            raise bad
-        self._ended_at = self.line_no
-        self._last = (head, self._head_line)
+            # The whole-text scanner reads the next line before it looks at
+            # rows: a row left over there is the error it reports.
+            self._pending = bad
+            self._bad = None
+            return
         one_column = head.kind == "array" or (head.kind == "records" and self._width == 1)
         for line_no, text, name, intact, _ in self._entry_rows if one_column else ():
             if intact:
@@ -416,6 +424,18 @@ class LineReader:
             raise self._leftover_error()
         if self._candidate is not None:
             self._follow(line)
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            try:  # as this reader will read it, without its side effects
+                read_head(line, self.line_no, set(), None if self.log is None else [])
+            except DecodeError:
+                if entry_extent(line) is None:
+                    self._not_an_entry(line)
+                    if self._leftover is not None:
+                        return  # the error waits for the rows to end
+                    raise
+            raise pending
         if (
             self.ends_at_prose
             and self.line_no > 1
