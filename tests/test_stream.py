@@ -702,3 +702,14 @@ def test_eson_may_be_spelled_as_choose_and_detect_spell_it(spelling: str) -> Non
         StreamDecoder(MReview, format="eson/2")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'eson' \\(or 'eson/1'\\)"):
         eson.parse_reply(text, MReview, formats=("ESON",))
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_toon_root_array_streams_as_parse_reply_reads_it(strict: bool) -> None:
+    for text in ("[2]: 1,2\n", "[2]:\n  - a: 1\n  - b\n", "Here you go:\n\n[3]: x,y,z\n"):
+        if strict and not text.startswith("["):
+            continue
+        decoder = StreamDecoder(None, format="toon", strict=strict)
+        for start in range(0, len(text), 3):
+            decoder.feed(text[start : start + 3])
+        assert decoder.close() == eson.parse_reply(text, formats=("toon",))

@@ -199,8 +199,9 @@ class LineReader:
             self._content = True
             if depth:
                 raise TOONError("the first line of the document must not be indented", line=number)
-            if (content[0] == "[" or not is_key_value(content)) and not (
-                self.ends_at_prose and looks_like_prose(content)
+            # A root array header ("[2]: 1,2") is never prose, though it has a space.
+            if content[0] == "[" or (
+                not is_key_value(content) and not (self.ends_at_prose and looks_like_prose(content))
             ):
                 self._root = [line]
                 return
