@@ -56,7 +56,6 @@ from typing_extensions import override  # noqa: E402
 
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
-from eson.codecs.stream import Event  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
 from eson.integrations.partial import PartialReply, ReplyFormat  # noqa: E402
 
@@ -223,29 +222,12 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
 
     def _end(self, reply: PartialReply[T], texts: list[str], last: list[Any]) -> Any | None:
         if self.diff:
-            before = reply.snapshot()
             self._finish(reply, texts)  # the whole reply validated: raises if it is wrong
-            return self._closing_events(before, reply) or None
+            return reply.final_events or None
         value = self._finish(reply, texts)
         if last and value == last[0]:
             return None
         return value
-
-    @staticmethod
-    def _closing_events(before: dict[str, Any], reply: PartialReply[T]) -> list[Event]:
-        """The events of entries and rows that only the end of the stream completed."""
-        after = reply.snapshot()
-        events: list[Event] = []
-        for section, value in after.items():
-            old = before.get(section)
-            if isinstance(value, list):
-                done = len(old) if isinstance(old, list) else 0
-                events.extend(
-                    Event(section, row, item) for row, item in enumerate(value, 1) if row > done
-                )
-            elif section not in before:
-                events.append(Event(section, None, value))
-        return events
 
     @override
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:

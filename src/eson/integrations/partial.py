@@ -115,6 +115,15 @@ class PartialReply(Generic[T]):
             return None
         return value
 
+    @property
+    def final_events(self) -> list[Event]:
+        """The events only the end of the reply completed (empty before :meth:`close`).
+
+        See :attr:`eson.StreamDecoder.final_events`: a last row without a
+        line break, TOON's last list item.
+        """
+        return self._decoder.final_events
+
     def close(self) -> T:
         """End the reply; its validated value.
 
