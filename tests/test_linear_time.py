@@ -21,7 +21,7 @@ disagree with their rows ...
 import contextlib
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -265,6 +265,20 @@ DEFAULT_SIZE = 1000
 MIN_TIME = 0.001
 #: Most characters of the large input when a small one is doubled.
 MAX_CHARS = 400_000
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _frozen_heap() -> Iterator[None]:
+    """Move what the worker holds before these tests out of the collector's sight.
+
+    ``_best`` collects before each measurement; under pytest-xdist a worker may
+    come here holding hundreds of MB from earlier tests, and walking that heap on
+    every collection made this module take minutes.  Frozen objects are skipped.
+    """
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 def _best(run: Callable[[str], None], text: str, enough: float = float("inf")) -> float:
