@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from eson.accelerator import native, type_mask
 from eson.codecs.eson_columns import encode_booleans, encode_numbers
 from eson.codecs.generated import compile_function
 from eson.codecs.records import record_getter
@@ -153,6 +154,20 @@ class _RecordLayout:
         ]
         self.extras = record.extras
         self.always_slow = not record.uniform and record.extras is None
+        # The accelerator's plan: how it reads the fields, and the exact value
+        # types each column may hold (others go through the code below).
+        self.native: tuple[type, int, tuple[object, ...], tuple[int, ...]] | None = None
+        access = record.binding.native_access(record.cls, attrs) if attrs else None
+        if native is not None and access is not None and record.uniform:
+            masks = tuple(type_mask(item.cell.plain) for item in record.fields)
+            self.native = (record.cls, access[0], access[1], masks)
+
+    def native_rows(self, records: list[Any], number: bool) -> str | None:
+        """The accelerator's rows of ``records`` (LF-joined), or ``None`` if it declines."""
+        plan = self.native
+        if plan is None or native is None:
+            return None
+        return native.encode_rows(records, plan[0], plan[1], plan[2], plan[3], number)
 
     def accepts(self, records: Sequence[Any]) -> bool:
         """Whether every record is exactly of this type with the fixed key set."""
@@ -235,6 +250,14 @@ def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWrit
                 if not count:
                     lines.append(f"{name}[0]")
                     return
+                body = layout.native_rows(value if type(value) is list else list(value), number)
+                if body is not None:
+                    if number:
+                        lines.append(f"{name}[{count}]{{n{',' if fields else ''}{fields}}}")
+                    else:
+                        lines.append(f"{name}[{count}]{{{fields}}}")
+                    lines.append(body)
+                    return
                 if layout.accepts(value):
                     records = value if type(value) is list else list(value)
                     cells = layout.columns(records, number)
@@ -258,6 +281,11 @@ def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWrit
         head = f"{name}{{{single.fields}}}"
 
         def write_record(lines: Lines, value: Any, number: bool) -> None:
+            row = single.native_rows([value], False)
+            if row is not None:
+                lines.append(head)
+                lines.append(row)
+                return
             if single.accepts((value,)):
                 cells = single.columns([value], False)
                 if cells is not None:

@@ -1,0 +1,1638 @@
+/*
+ * eson._speedups -- the optional C accelerator of typed-eson.
+ *
+ * The Python modules stay the reference.  Every function here either gives
+ * exactly the result of the Python code it stands in for, or returns None
+ * ("not handled"), and the caller then runs the Python code, which produces
+ * the value or raises the error.  Nothing here raises a library error: the
+ * only exceptions are TypeError for calls that break the internal contract
+ * and MemoryError.
+ *
+ * Pieces, in the order of the data path:
+ *
+ *   Writer          a growable text buffer that widens its character kind
+ *                   (1, 2 or 4 bytes) only when a wider character arrives.
+ *   numbers         ESON float text (Number#toString with a kept ".0"), an
+ *                   exact shortest-digits fast path checked by division, and
+ *                   CPython's own repr digits otherwise; float reading with
+ *                   the exact small-mantissa path, else CPython's strtod.
+ *   cells           the bare-string rule and JSON quoting of ESON cells,
+ *                   one cell of a plain value to text and text to value.
+ *   encode_rows     a record array's rows (msgspec slots by offset,
+ *                   instance __dict__, or plain dicts) to the body text.
+ *   decode_rows     a record array's body lines to columns of values.
+ *
+ * Strings are read through PyUnicode_READ on their own kind, never through
+ * UTF-8, so lone surrogates pass through like any other code point.  Every
+ * loop is linear in its input.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#if PY_VERSION_HEX < 0x030C0000
+#define READY(o) (PyUnicode_READY(o) == 0)
+#else
+#define READY(o) 1
+#endif
+
+/* Whether IEEE double arithmetic rounds each operation once (true on every
+ * platform with SSE2 or equivalent; false with x87 extended precision). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#define EXACT_DOUBLE_OPS 0
+#else
+#define EXACT_DOUBLE_OPS 1
+#endif
+
+/* Value-type masks of a column (the Python side passes the same bits). */
+#define V_STR 1
+#define V_INT 2
+#define V_FLOAT 4
+#define V_BOOL 8
+#define V_NONE 16
+#define V_ALL 31
+
+static const double POW10[23] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* ------------------------------------------------------------------ writer */
+
+typedef struct {
+    char *data;
+    int kind;          /* 1, 2 or 4 */
+    Py_UCS4 maxchar;   /* at least the largest character written */
+    Py_ssize_t len;
+    Py_ssize_t cap;
+} Writer;
+
+static void
+w_init(Writer *w)
+{
+    w->data = NULL;
+    w->kind = 1;
+    w->maxchar = 0;
+    w->len = 0;
+    w->cap = 0;
+}
+
+static void
+w_free(Writer *w)
+{
+    PyMem_Free(w->data);
+    w->data = NULL;
+}
+
+static int
+w_reserve(Writer *w, Py_ssize_t extra)
+{
+    if (w->len + extra <= w->cap)
+        return 0;
+    if (extra > PY_SSIZE_T_MAX / 8 - w->len) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t cap = w->cap ? w->cap : 256;
+    while (cap < w->len + extra)
+        cap *= 2;
+    char *data = PyMem_Realloc(w->data, (size_t)cap * (size_t)w->kind);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->data = data;
+    w->cap = cap;
+    return 0;
+}
+
+/* Re-encode the buffer in a wider kind. */
+static int
+w_widen(Writer *w, int kind)
+{
+    if (kind <= w->kind)
+        return 0;
+    Py_ssize_t cap = w->cap ? w->cap : 256;
+    char *data = PyMem_Malloc((size_t)cap * (size_t)kind);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < w->len; i++) {
+        Py_UCS4 c = PyUnicode_READ(w->kind, w->data, i);
+        PyUnicode_WRITE(kind, data, i, c);
+    }
+    PyMem_Free(w->data);
+    w->data = data;
+    w->cap = cap;
+    w->kind = kind;
+    return 0;
+}
+
+static int
+kind_for(Py_UCS4 c)
+{
+    return c < 256 ? 1 : (c < 65536 ? 2 : 4);
+}
+
+static inline int
+w_char(Writer *w, Py_UCS4 c)
+{
+    if (c > w->maxchar) {
+        w->maxchar = c;
+        if (kind_for(c) > w->kind && w_widen(w, kind_for(c)) < 0)
+            return -1;
+    }
+    if (w_reserve(w, 1) < 0)
+        return -1;
+    PyUnicode_WRITE(w->kind, w->data, w->len, c);
+    w->len++;
+    return 0;
+}
+
+static int
+w_ascii(Writer *w, const char *s, Py_ssize_t n)
+{
+    if (w_reserve(w, n) < 0)
+        return -1;
+    if (w->kind == 1) {
+        memcpy(w->data + w->len, s, (size_t)n);
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, (Py_UCS4)(unsigned char)s[i]);
+    }
+    w->len += n;
+    return 0;
+}
+
+/* Append characters [start, end) of a str. */
+static int
+w_slice(Writer *w, PyObject *u, Py_ssize_t start, Py_ssize_t end)
+{
+    int kind = PyUnicode_KIND(u);
+    const void *src = PyUnicode_DATA(u);
+    Py_ssize_t n = end - start;
+    if (n <= 0)
+        return 0;
+    Py_UCS4 top;
+    if (PyUnicode_IS_ASCII(u))
+        top = 127;
+    else
+        top = kind == 1 ? 255 : (kind == 2 ? 0xFFFF : 0x10FFFF);
+    if (top > w->maxchar) {
+        /* The str is canonical: it holds a character needing its kind, but
+         * a slice may not; widen only for a character actually present. */
+        if (start == 0 && end == PyUnicode_GET_LENGTH(u)) {
+            w->maxchar = top;
+        }
+        else {
+            Py_UCS4 m = 0;
+            for (Py_ssize_t i = start; i < end; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, src, i);
+                if (c > m)
+                    m = c;
+            }
+            if (m > w->maxchar)
+                w->maxchar = m;
+        }
+        if (kind_for(w->maxchar) > w->kind && w_widen(w, kind_for(w->maxchar)) < 0)
+            return -1;
+    }
+    if (w_reserve(w, n) < 0)
+        return -1;
+    if (kind == w->kind) {
+        memcpy(w->data + (size_t)w->len * (size_t)kind,
+               (const char *)src + (size_t)start * (size_t)kind, (size_t)n * (size_t)kind);
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, PyUnicode_READ(kind, src, start + i));
+    }
+    w->len += n;
+    return 0;
+}
+
+static int
+w_str(Writer *w, PyObject *u)
+{
+    return w_slice(w, u, 0, PyUnicode_GET_LENGTH(u));
+}
+
+/* The written text as a new canonical str; the writer is freed. */
+static PyObject *
+w_finish(Writer *w)
+{
+    PyObject *out = PyUnicode_New(w->len, w->maxchar);
+    if (out != NULL && w->len) {
+        /* PyUnicode_New picks the kind from maxchar, which is the kind the
+         * buffer was widened to. */
+        assert(PyUnicode_KIND(out) == w->kind);
+        memcpy(PyUnicode_DATA(out), w->data, (size_t)w->len * (size_t)w->kind);
+    }
+    w_free(w);
+    return out;
+}
+
+/* ----------------------------------------------------------------- numbers */
+
+/* Decimal digits of an unsigned 64-bit integer; returns the count. */
+static int
+u64_digits(unsigned long long v, char *out)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+static int
+w_longlong(Writer *w, long long v)
+{
+    char buf[24];
+    int n = 0;
+    unsigned long long u;
+    if (v < 0) {
+        buf[n++] = '-';
+        u = (unsigned long long)(-(v + 1)) + 1;
+    }
+    else {
+        u = (unsigned long long)v;
+    }
+    n += u64_digits(u, buf + n);
+    return w_ascii(w, buf, n);
+}
+
+/*
+ * The shortest decimal text of a finite double x with 1e-6 <= |x| < 2**52,
+ * in fixed notation, when it has at most 22 decimals and fits in 53 bits;
+ * returns the length written to out, or 0 (not handled).
+ *
+ * For k = 0, 1, ... the candidates m - 1, m, m + 1 around m = round(|x| 10^k)
+ * are tested with one correctly rounded division m / 10^k == |x|: exactly
+ * the test "the decimal m e-k reads back as x" (both m and 10^k are exact
+ * doubles, so the quotient is the correctly rounded value of the decimal,
+ * as strtod gives it).  The first k with a hit gives the fewest digits.
+ * The hit is accepted only when the spacing 10^-k is more than twice the
+ * unit in the last place of x, so no other k-digit decimal reads back as
+ * x: the text is then the unique shortest one, which is what CPython's
+ * repr produces.  Any other case returns 0 and the caller uses repr.
+ */
+static int
+fixed_shortest(double x, char *out)
+{
+#if EXACT_DOUBLE_OPS
+    double a = fabs(x);
+    if (!(a >= 1e-6 && a < 4503599627370496.0))
+        return 0;
+    int e2;
+    (void)frexp(a, &e2);
+    double ulp = ldexp(1.0, e2 - 53);
+    for (int k = 0; k <= 22; k++) {
+        double scaled = a * POW10[k];
+        if (scaled >= 9007199254740992.0)
+            return 0;
+        double m0 = nearbyint(scaled);
+        double hit = -1.0;
+        for (int d = -1; d <= 1; d++) {
+            double m = m0 + d;
+            if (m < 0)
+                continue;
+            if (m / POW10[k] == a) {
+                hit = m;
+                break;
+            }
+        }
+        if (hit < 0)
+            continue;
+        if (!(ulp * POW10[k] < 0.5))
+            return 0;
+        unsigned long long m = (unsigned long long)hit;
+        unsigned long long scale = 1;
+        for (int i = 0; i < k; i++)
+            scale *= 10;
+        unsigned long long whole = m / scale, frac = m % scale;
+        int n = 0;
+        if (x < 0)
+            out[n++] = '-';
+        n += u64_digits(whole, out + n);
+        out[n++] = '.';
+        if (k == 0) {
+            out[n++] = '0';
+        }
+        else {
+            char digits[24];
+            int count = u64_digits(frac, digits);
+            for (int i = count; i < k; i++)
+                out[n++] = '0';
+            memcpy(out + n, digits, (size_t)count);
+            n += count;
+        }
+        return n;
+    }
+#else
+    (void)x;
+    (void)out;
+#endif
+    return 0;
+}
+
+/*
+ * ESON float text (eson.wire.eson_numbers.format_float): repr when it has
+ * no exponent, else the JavaScript layout of repr's digits.  -1 with no
+ * error set for NaN and infinities (the Python code raises for those).
+ */
+static int
+w_float(Writer *w, double x)
+{
+    char buf[64];
+    if (!isfinite(x))
+        return -1;
+    if (x == 0.0)
+        return w_ascii(w, signbit(x) ? "-0.0" : "0.0", signbit(x) ? 4 : 3);
+    int n = fixed_shortest(x, buf);
+    if (n)
+        return w_ascii(w, buf, n);
+    char *text = PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (text == NULL)
+        return -2;
+    const char *e = strchr(text, 'e');
+    if (e == NULL) {
+        int rc = w_ascii(w, text, (Py_ssize_t)strlen(text));
+        PyMem_Free(text);
+        return rc < 0 ? -2 : 0;
+    }
+    /* Python's exponent repr ("1e-07", "1.5e+16") in JavaScript's layout. */
+    const char *p = text;
+    int negative = 0;
+    if (*p == '-') {
+        negative = 1;
+        p++;
+    }
+    char digits[32];
+    int count = 0;
+    for (; p < e; p++) {
+        if (*p != '.' && count < 30)
+            digits[count++] = *p;
+    }
+    long exponent = strtol(e + 1, NULL, 10);
+    PyMem_Free(text);
+    long point = exponent + 1;
+    n = 0;
+    if (negative)
+        buf[n++] = '-';
+    if (count <= point && point <= 21) {
+        memcpy(buf + n, digits, (size_t)count);
+        n += count;
+        for (long i = count; i < point; i++)
+            buf[n++] = '0';
+        buf[n++] = '.';
+        buf[n++] = '0';
+    }
+    else if (0 < point && point <= 21) {
+        memcpy(buf + n, digits, (size_t)point);
+        n += (int)point;
+        buf[n++] = '.';
+        memcpy(buf + n, digits + point, (size_t)(count - point));
+        n += count - (int)point;
+    }
+    else if (-6 < point && point <= 0) {
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (long i = 0; i < -point; i++)
+            buf[n++] = '0';
+        memcpy(buf + n, digits, (size_t)count);
+        n += count;
+    }
+    else {
+        long power = point - 1;
+        buf[n++] = digits[0];
+        if (count > 1) {
+            buf[n++] = '.';
+            memcpy(buf + n, digits + 1, (size_t)(count - 1));
+            n += count - 1;
+        }
+        buf[n++] = 'e';
+        buf[n++] = power >= 0 ? '+' : '-';
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%ld", power < 0 ? -power : power);
+    }
+    return w_ascii(w, buf, n) < 0 ? -2 : 0;
+}
+
+/*
+ * Read a float from ASCII text that matched the JSON number grammar and
+ * holds a fraction or an exponent.  Exact: a mantissa of at most 15 digits
+ * with a power of ten up to 22 is one correctly rounded operation on exact
+ * doubles; anything else goes through CPython's correctly rounded strtod.
+ * Returns 0, or -1 with an error set; *out is infinite on overflow.
+ */
+static int
+parse_float_ascii(const char *s, Py_ssize_t n, double *out)
+{
+#if EXACT_DOUBLE_OPS
+    unsigned long long mant = 0;
+    int digits = 0, frac_digits = 0, negative = 0, exp_negative = 0;
+    long exponent = 0;
+    Py_ssize_t i = 0;
+    int ok = 1;
+    if (i < n && s[i] == '-') {
+        negative = 1;
+        i++;
+    }
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        if (mant || s[i] != '0')
+            digits++;
+        mant = mant * 10 + (unsigned long long)(s[i] - '0');
+        if (digits > 15) {
+            ok = 0;
+            break;
+        }
+    }
+    if (ok && i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            if (mant || s[i] != '0')
+                digits++;
+            mant = mant * 10 + (unsigned long long)(s[i] - '0');
+            frac_digits++;
+            if (digits > 15 || frac_digits > 400) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (ok && i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) {
+            exp_negative = s[i] == '-';
+            i++;
+        }
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            exponent = exponent * 10 + (s[i] - '0');
+            if (exponent > 100000) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (ok && i == n) {
+        long e10 = (exp_negative ? -exponent : exponent) - frac_digits;
+        double value = (double)mant;
+        if (mant == 0) {
+            *out = negative ? -0.0 : 0.0;
+            return 0;
+        }
+        if (e10 >= -22 && e10 <= 22) {
+            value = e10 < 0 ? value / POW10[-e10] : value * POW10[e10];
+            *out = negative ? -value : value;
+            return 0;
+        }
+    }
+#endif
+    char small[64];
+    char *buf = small;
+    if (n >= (Py_ssize_t)sizeof(small)) {
+        buf = PyMem_Malloc((size_t)n + 1);
+        if (buf == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    memcpy(buf, s, (size_t)n);
+    buf[n] = '\0';
+    char *end = NULL;
+    double value = PyOS_string_to_double(buf, &end, NULL);
+    int bad = end != buf + n;
+    if (buf != small)
+        PyMem_Free(buf);
+    if (value == -1.0 && PyErr_Occurred())
+        return -1;
+    if (bad) {
+        PyErr_SetString(PyExc_SystemError, "float text did not parse whole");
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* ------------------------------------------------------------------- cells */
+
+/* JavaScript's String.prototype.trim set (ESON's edge white space). */
+static inline int
+is_js_space(Py_UCS4 c)
+{
+    if (c < 128)
+        return c == ' ' || (c >= 9 && c <= 13);
+    return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+/* Whether chars [s, e) of (kind, data) fully match the JSON number grammar;
+ * *fraction is set when it holds a '.' or an exponent. */
+static int
+match_number(int kind, const void *data, Py_ssize_t s, Py_ssize_t e, int *fraction)
+{
+    Py_ssize_t i = s;
+    *fraction = 0;
+    if (i < e && PyUnicode_READ(kind, data, i) == '-')
+        i++;
+    if (i >= e)
+        return 0;
+    Py_UCS4 c = PyUnicode_READ(kind, data, i);
+    if (c == '0') {
+        i++;
+    }
+    else if (c >= '1' && c <= '9') {
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+    }
+    else {
+        return 0;
+    }
+    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
+        i++;
+        Py_ssize_t start = i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == start)
+            return 0;
+        *fraction = 1;
+    }
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
+        i++;
+        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+            i++;
+        Py_ssize_t start = i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == start)
+            return 0;
+        *fraction = 1;
+    }
+    return i == e;
+}
+
+static int
+equals_ascii(int kind, const void *data, Py_ssize_t s, Py_ssize_t e, const char *word)
+{
+    Py_ssize_t n = (Py_ssize_t)strlen(word);
+    if (e - s != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyUnicode_READ(kind, data, s + i) != (Py_UCS4)(unsigned char)word[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int
+is_literal(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
+{
+    return equals_ascii(kind, data, s, e, "null") || equals_ascii(kind, data, s, e, "true") ||
+           equals_ascii(kind, data, s, e, "false");
+}
+
+/* eson.wire.eson_cells.is_bare for an exact str. */
+static int
+str_is_bare(PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    if (n == 0)
+        return 0;
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    if (is_js_space(first) || first == '"' || first == '[' || first == '{')
+        return 0;
+    if (is_js_space(PyUnicode_READ(kind, data, n - 1)))
+        return 0;
+    if (kind == 1) {
+        const unsigned char *p = data;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned char c = p[i];
+            if (c == '\t' || c == '\n' || c == '\r')
+                return 0;
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c == '\t' || c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029 ||
+                (c >= 0xD800 && c <= 0xDFFF))
+                return 0;
+        }
+    }
+    if (n <= 5 && is_literal(kind, data, 0, n))
+        return 0;
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (match_number(kind, data, 0, n, &fraction))
+            return 0;
+    }
+    return 1;
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+/* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
+ * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex). */
+static int
+w_quoted(Writer *w, PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    if (w_char(w, '"') < 0)
+        return -1;
+    Py_ssize_t run = 0; /* start of the pending run of unescaped characters */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        const char *esc = NULL;
+        char ubuf[6];
+        if (c == '"')
+            esc = "\\\"";
+        else if (c == '\\')
+            esc = "\\\\";
+        else if (c < 0x20) {
+            switch (c) {
+            case '\n': esc = "\\n"; break;
+            case '\r': esc = "\\r"; break;
+            case '\t': esc = "\\t"; break;
+            case '\b': esc = "\\b"; break;
+            case '\f': esc = "\\f"; break;
+            default: break;
+            }
+            if (esc == NULL)
+                goto unicode_escape;
+        }
+        else if (c == 0x2028 || c == 0x2029 || (c >= 0xD800 && c <= 0xDFFF)) {
+            goto unicode_escape;
+        }
+        else {
+            continue;
+        }
+        if (w_slice(w, u, run, i) < 0 || w_ascii(w, esc, (Py_ssize_t)strlen(esc)) < 0)
+            return -1;
+        run = i + 1;
+        continue;
+    unicode_escape:
+        ubuf[0] = '\\';
+        ubuf[1] = 'u';
+        ubuf[2] = HEX[(c >> 12) & 15];
+        ubuf[3] = HEX[(c >> 8) & 15];
+        ubuf[4] = HEX[(c >> 4) & 15];
+        ubuf[5] = HEX[c & 15];
+        if (w_slice(w, u, run, i) < 0 || w_ascii(w, ubuf, 6) < 0)
+            return -1;
+        run = i + 1;
+    }
+    if (w_slice(w, u, run, n) < 0)
+        return -1;
+    return w_char(w, '"');
+}
+
+static int
+w_str_cell(Writer *w, PyObject *u)
+{
+    return str_is_bare(u) ? w_str(w, u) : w_quoted(w, u);
+}
+
+/*
+ * One plain value as its ESON cell (eson.wire.eson_cells.encode_cell), for
+ * exact types allowed by mask.  0 written; 1 not handled (nothing written);
+ * -1 error.
+ */
+static int
+w_cell(Writer *w, PyObject *v, int mask)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    if (t == &PyUnicode_Type) {
+        if (!(mask & V_STR))
+            return 1;
+        return w_str_cell(w, v) < 0 ? -1 : 0;
+    }
+    if (t == &PyLong_Type) {
+        if (!(mask & V_INT))
+            return 1;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow)
+            return 1; /* big integers: the Python code (and its digit limit) */
+        if (x == -1 && PyErr_Occurred())
+            return -1;
+        return w_longlong(w, x) < 0 ? -1 : 0;
+    }
+    if (t == &PyFloat_Type) {
+        if (!(mask & V_FLOAT))
+            return 1;
+        int rc = w_float(w, PyFloat_AS_DOUBLE(v));
+        return rc == 0 ? 0 : (rc == -1 ? 1 : -1);
+    }
+    if (v == Py_True || v == Py_False) {
+        if (!(mask & V_BOOL))
+            return 1;
+        return w_ascii(w, v == Py_True ? "true" : "false", v == Py_True ? 4 : 5) < 0 ? -1 : 0;
+    }
+    if (v == Py_None) {
+        if (!(mask & V_NONE))
+            return 1;
+        return w_ascii(w, "null", 4) < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+/* ----------------------------------------------------------- cell reading */
+
+typedef struct {
+    int kind;
+    const void *data;
+    PyObject *line;
+} Line;
+
+/* Decode a quoted cell [s, e) that starts with '"' as json.loads would give
+ * it, when it is exactly one JSON string.  NULL without error: not handled. */
+static PyObject *
+read_quoted(const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    int kind = ln->kind;
+    const void *data = ln->data;
+    Py_ssize_t i = s + 1;
+    Py_ssize_t close = -1;
+    int escapes = 0;
+    for (; i < e; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '"') {
+            close = i;
+            break;
+        }
+        if (c < 0x20)
+            return NULL; /* a raw control character: strict JSON rejects it */
+        if (c == '\\') {
+            escapes = 1;
+            i++;
+        }
+    }
+    if (close != e - 1)
+        return NULL; /* unterminated, or text after the string */
+    if (!escapes)
+        return PyUnicode_Substring(ln->line, s + 1, close);
+    Writer w;
+    w_init(&w);
+    Py_ssize_t run = s + 1;
+    for (i = s + 1; i < close; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c != '\\')
+            continue;
+        if (w_slice(&w, ln->line, run, i) < 0)
+            goto error;
+        Py_UCS4 d = PyUnicode_READ(kind, data, i + 1);
+        Py_UCS4 out;
+        switch (d) {
+        case '"': out = '"'; break;
+        case '\\': out = '\\'; break;
+        case '/': out = '/'; break;
+        case 'b': out = '\b'; break;
+        case 'f': out = '\f'; break;
+        case 'n': out = '\n'; break;
+        case 'r': out = '\r'; break;
+        case 't': out = '\t'; break;
+        case 'u': {
+            if (i + 6 > close)
+                goto unhandled;
+            out = 0;
+            for (int k = 2; k < 6; k++) {
+                Py_UCS4 h = PyUnicode_READ(kind, data, i + k);
+                int v;
+                if (h >= '0' && h <= '9')
+                    v = (int)(h - '0');
+                else if (h >= 'a' && h <= 'f')
+                    v = (int)(h - 'a' + 10);
+                else if (h >= 'A' && h <= 'F')
+                    v = (int)(h - 'A' + 10);
+                else
+                    goto unhandled;
+                out = out * 16 + (Py_UCS4)v;
+            }
+            i += 4;
+            /* A high surrogate escape followed by a low one is one
+             * character (as Python's json reads it); alone, each stays. */
+            if (out >= 0xD800 && out <= 0xDBFF && i + 7 <= close &&
+                PyUnicode_READ(kind, data, i + 2) == '\\' &&
+                PyUnicode_READ(kind, data, i + 3) == 'u') {
+                Py_UCS4 low = 0;
+                int good = 1;
+                for (int k = 4; k < 8; k++) {
+                    Py_UCS4 h = PyUnicode_READ(kind, data, i + k);
+                    int v;
+                    if (h >= '0' && h <= '9')
+                        v = (int)(h - '0');
+                    else if (h >= 'a' && h <= 'f')
+                        v = (int)(h - 'a' + 10);
+                    else if (h >= 'A' && h <= 'F')
+                        v = (int)(h - 'A' + 10);
+                    else {
+                        good = 0;
+                        break;
+                    }
+                    low = low * 16 + (Py_UCS4)v;
+                }
+                if (good && low >= 0xDC00 && low <= 0xDFFF) {
+                    out = 0x10000 + (((out - 0xD800) << 10) | (low - 0xDC00));
+                    i += 6;
+                }
+            }
+            break;
+        }
+        default:
+            goto unhandled;
+        }
+        if (w_char(&w, out) < 0)
+            goto error;
+        i++;
+        run = i + 1;
+    }
+    if (w_slice(&w, ln->line, run, close) < 0)
+        goto error;
+    return w_finish(&w);
+unhandled:
+    w_free(&w);
+    return NULL;
+error:
+    w_free(&w);
+    return NULL;
+}
+
+/* Cell modes of decode_rows (the Python side passes the same numbers). */
+#define M_GENERIC 0
+#define M_INT 1
+#define M_NUMBER 2
+#define M_STR 3
+#define M_CHOICES 4 /* given as a dict: cell text -> value */
+
+/*
+ * One cell's value (eson.wire.eson_cells.decode_cell) for cells the
+ * accelerator reads: numbers (ints up to 18 digits), literals, bare and
+ * quoted strings.  Returns a new reference; NULL without error when the
+ * cell is not handled (nested JSON, long ints, odd quoting, overflow).
+ * *tag gets the value's type bit; *bare whether the cell was a bare string.
+ */
+static PyObject *
+read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
+{
+    int kind = ln->kind;
+    const void *data = ln->data;
+    *bare = 0;
+    if (s == e) {
+        *tag = V_STR;
+        return PyUnicode_New(0, 0);
+    }
+    Py_UCS4 first = PyUnicode_READ(kind, data, s);
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (!match_number(kind, data, s, e, &fraction)) {
+            *tag = V_STR;
+            return PyUnicode_Substring(ln->line, s, e);
+        }
+        char buf[48];
+        Py_ssize_t n = e - s;
+        if (!fraction) {
+            if (n > 18 + (first == '-'))
+                return NULL; /* beyond long long: int() and its digit limit */
+            long long v = 0;
+            int negative = first == '-';
+            for (Py_ssize_t i = s + negative; i < e; i++)
+                v = v * 10 + (long long)(PyUnicode_READ(kind, data, i) - '0');
+            *tag = V_INT;
+            return PyLong_FromLongLong(negative ? -v : v);
+        }
+        char *text = buf;
+        if (n >= (Py_ssize_t)sizeof(buf)) {
+            text = PyMem_Malloc((size_t)n + 1);
+            if (text == NULL)
+                return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < n; i++)
+            text[i] = (char)PyUnicode_READ(kind, data, s + i);
+        double value;
+        int rc = parse_float_ascii(text, n, &value);
+        if (text != buf)
+            PyMem_Free(text);
+        if (rc < 0)
+            return NULL;
+        if (isinf(value))
+            return NULL; /* the Python code raises "not finite" */
+        *tag = V_FLOAT;
+        return PyFloat_FromDouble(value);
+    }
+    if (first == '"') {
+        *tag = V_STR;
+        return read_quoted(ln, s, e);
+    }
+    if (first == '[' || first == '{')
+        return NULL;
+    if (e - s <= 5) {
+        if (equals_ascii(kind, data, s, e, "null")) {
+            *tag = V_NONE;
+            Py_RETURN_NONE;
+        }
+        if (equals_ascii(kind, data, s, e, "true")) {
+            *tag = V_BOOL;
+            Py_RETURN_TRUE;
+        }
+        if (equals_ascii(kind, data, s, e, "false")) {
+            *tag = V_BOOL;
+            Py_RETURN_FALSE;
+        }
+    }
+    *tag = V_STR;
+    *bare = 1;
+    return PyUnicode_Substring(ln->line, s, e);
+}
+
+/* The value a choices dict maps cell [s, e) to (borrowed), or NULL. */
+static PyObject *
+lookup_choice(PyObject *choices, const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    Py_ssize_t n = e - s;
+    while (PyDict_Next(choices, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || PyUnicode_GET_LENGTH(key) != n)
+            continue;
+        int kk = PyUnicode_KIND(key);
+        const void *kd = PyUnicode_DATA(key);
+        if (kk == ln->kind) {
+            if (memcmp(kd, (const char *)ln->data + (size_t)s * (size_t)kk,
+                       (size_t)n * (size_t)kk) == 0)
+                return value;
+            continue;
+        }
+        Py_ssize_t i = 0;
+        for (; i < n; i++) {
+            if (PyUnicode_READ(kk, kd, i) != PyUnicode_READ(ln->kind, ln->data, s + i))
+                break;
+        }
+        if (i == n)
+            return value;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------- encode_rows */
+
+#define ACCESS_SLOTS 0
+#define ACCESS_INSTANCE_DICT 1
+#define ACCESS_DICT 2
+
+/*
+ * encode_rows(records, cls, access, keys, masks, number) -> str | None
+ *
+ * The body of a record array: one line per record (joined by LF, no final
+ * LF), cells separated by TAB, each the ESON cell of the field's value;
+ * with number, a first cell 1, 2, ...  Returns None when any record is not
+ * exactly of class cls (or, for access 2, not exactly a dict with exactly
+ * these keys), any value is missing or not of an exact type its column's
+ * mask allows, or a value needs the Python code (NaN, huge ints).
+ *
+ * access 0: keys are member descriptors (slots) of cls, read by offset;
+ * access 1: keys are str, read from the instance __dict__;
+ * access 2: records are dicts, keys are str.
+ */
+static PyObject *
+encode_rows(PyObject *self, PyObject *args)
+{
+    PyObject *records, *cls, *keys, *masks;
+    int access, number;
+    if (!PyArg_ParseTuple(args, "O!OiO!O!p", &PyList_Type, &records, &cls, &access,
+                          &PyTuple_Type, &keys, &PyTuple_Type, &masks, &number))
+        return NULL;
+    Py_ssize_t width = PyTuple_GET_SIZE(keys);
+    if (PyTuple_GET_SIZE(masks) != width || access < 0 || access > 2) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows: keys and masks differ in length");
+        return NULL;
+    }
+    if (access != ACCESS_DICT && !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows: cls must be a class");
+        return NULL;
+    }
+    int stack_masks[64];
+    Py_ssize_t stack_offsets[64];
+    int *mask = stack_masks;
+    Py_ssize_t *offset = stack_offsets;
+    if (width > 64) {
+        mask = PyMem_Malloc(sizeof(int) * (size_t)width);
+        offset = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)width);
+        if (mask == NULL || offset == NULL) {
+            PyMem_Free(mask);
+            PyMem_Free(offset);
+            return PyErr_NoMemory();
+        }
+    }
+    PyObject *result = NULL;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *m = PyTuple_GET_ITEM(masks, j);
+        mask[j] = (int)PyLong_AsLong(m);
+        if (mask[j] == -1 && PyErr_Occurred())
+            goto done;
+        PyObject *key = PyTuple_GET_ITEM(keys, j);
+        if (access == ACCESS_SLOTS) {
+            /* A slot of cls (or a base): an object member at a fixed offset. */
+            if (!Py_IS_TYPE(key, &PyMemberDescr_Type)) {
+                PyErr_SetString(PyExc_TypeError, "encode_rows: slots must be member descriptors");
+                goto done;
+            }
+            PyMemberDescrObject *d = (PyMemberDescrObject *)key;
+            PyTypeObject *owner = PyDescr_TYPE(d);
+            if (!PyType_IsSubtype((PyTypeObject *)cls, owner) ||
+                d->d_member->type != T_OBJECT_EX || d->d_member->offset <= 0 ||
+                d->d_member->offset + (Py_ssize_t)sizeof(PyObject *) >
+                    ((PyTypeObject *)cls)->tp_basicsize) {
+                PyErr_SetString(PyExc_TypeError, "encode_rows: not an object slot of the class");
+                goto done;
+            }
+            offset[j] = d->d_member->offset;
+        }
+        else if (!PyUnicode_CheckExact(key)) {
+            PyErr_SetString(PyExc_TypeError, "encode_rows: keys must be str");
+            goto done;
+        }
+    }
+    Py_ssize_t count = PyList_GET_SIZE(records);
+    Writer w;
+    w_init(&w);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *record = PyList_GET_ITEM(records, i);
+        PyObject *dict = NULL;
+        if (access == ACCESS_DICT) {
+            if (!PyDict_CheckExact(record) || PyDict_GET_SIZE(record) != width)
+                goto unhandled;
+            dict = record;
+            Py_INCREF(dict);
+        }
+        else {
+            if ((PyObject *)Py_TYPE(record) != cls)
+                goto unhandled;
+            if (access == ACCESS_INSTANCE_DICT) {
+                dict = PyObject_GenericGetDict(record, NULL);
+                if (dict == NULL)
+                    goto error;
+                if (!PyDict_Check(dict)) {
+                    Py_DECREF(dict);
+                    goto unhandled;
+                }
+            }
+        }
+        if (i && w_char(&w, '\n') < 0) {
+            Py_XDECREF(dict);
+            goto error;
+        }
+        if (number) {
+            if (w_longlong(&w, (long long)(i + 1)) < 0 || (width && w_char(&w, '\t') < 0)) {
+                Py_XDECREF(dict);
+                goto error;
+            }
+        }
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *value;
+            if (dict != NULL) {
+                value = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(keys, j));
+                if (value == NULL) {
+                    Py_DECREF(dict);
+                    if (PyErr_Occurred())
+                        goto error;
+                    goto unhandled;
+                }
+            }
+            else {
+                value = *(PyObject **)((char *)record + offset[j]);
+                if (value == NULL)
+                    goto unhandled;
+            }
+            if (j && w_char(&w, '\t') < 0) {
+                Py_XDECREF(dict);
+                goto error;
+            }
+            /* Hold the value while writing: nothing here runs Python code,
+             * but the reference keeps that true for any future change. */
+            Py_INCREF(value);
+            int rc = w_cell(&w, value, mask[j]);
+            Py_DECREF(value);
+            if (rc) {
+                Py_XDECREF(dict);
+                if (rc < 0)
+                    goto error;
+                goto unhandled;
+            }
+        }
+        Py_XDECREF(dict);
+    }
+    result = w_finish(&w);
+    goto done;
+unhandled:
+    w_free(&w);
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+error:
+    w_free(&w);
+done:
+    if (mask != stack_masks)
+        PyMem_Free(mask);
+    if (offset != stack_offsets)
+        PyMem_Free(offset);
+    return result;
+}
+
+/* ------------------------------------------------------------- decode_rows */
+
+static int
+fill_lines(PyObject *body, Line *lines, Py_ssize_t count)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *line = PyList_GET_ITEM(body, i);
+        if (!PyUnicode_Check(line) || !READY(line)) {
+            PyErr_SetString(PyExc_TypeError, "decode_rows: lines must be str");
+            return -1;
+        }
+        lines[i].line = line;
+        lines[i].kind = PyUnicode_KIND(line);
+        lines[i].data = PyUnicode_DATA(line);
+    }
+    return 0;
+}
+
+/* Whether cell [s, e) is the decimal text of number. */
+static int
+is_row_number(const Line *ln, Py_ssize_t s, Py_ssize_t e, Py_ssize_t number)
+{
+    char buf[24];
+    int n = u64_digits((unsigned long long)number, buf);
+    if (e - s != n)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (PyUnicode_READ(ln->kind, ln->data, s + i) != (Py_UCS4)(unsigned char)buf[i])
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * Decode one column.  Fills *values (a new list); *fast says whether the
+ * mode's fast path holds for every cell (see decode_rows).  Returns 0; 1
+ * when a cell is not handled (the column must be read by the Python code);
+ * -1 on error.
+ */
+static int
+decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count,
+                    Py_ssize_t stride, Py_ssize_t column, PyObject *mode, PyObject **values,
+                    int *fast)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL)
+        return -1;
+    int m = M_GENERIC;
+    PyObject *choices = NULL;
+    if (PyDict_Check(mode)) {
+        m = M_CHOICES;
+        choices = mode;
+    }
+    else {
+        m = (int)PyLong_AsLong(mode);
+        if (m == -1 && PyErr_Occurred()) {
+            Py_DECREF(list);
+            return -1;
+        }
+    }
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const Line *ln = &lines[i];
+        Py_ssize_t s = bounds[i * stride + column] + (column ? 1 : 0);
+        Py_ssize_t e = bounds[i * stride + column + 1];
+        if (choices != NULL && ok) {
+            PyObject *v = lookup_choice(choices, ln, s, e);
+            if (v != NULL) {
+                Py_INCREF(v);
+                PyList_SET_ITEM(list, i, v);
+                continue;
+            }
+        }
+        int tag = 0, bare = 0;
+        PyObject *v = read_cell(ln, s, e, &tag, &bare);
+        if (v == NULL) {
+            Py_DECREF(list);
+            return PyErr_Occurred() ? -1 : 1;
+        }
+        PyList_SET_ITEM(list, i, v);
+        switch (m) {
+        case M_INT: ok &= tag == V_INT; break;
+        case M_NUMBER: ok &= tag == V_INT || tag == V_FLOAT; break;
+        case M_STR: ok &= bare; break;
+        case M_CHOICES: ok = 0; break;
+        default: break;
+        }
+    }
+    if (choices != NULL && !ok) {
+        /* Some cell was not a choice: the whole column is read as plain
+         * cells (values so far were the dict's, equal to those). */
+    }
+    *values = list;
+    *fast = ok;
+    return 0;
+}
+
+/* The texts of one column (what the Python code decodes itself). */
+static PyObject *
+column_texts(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count, Py_ssize_t stride,
+             Py_ssize_t column)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t s = bounds[i * stride + column] + (column ? 1 : 0);
+        Py_ssize_t e = bounds[i * stride + column + 1];
+        PyObject *text = PyUnicode_Substring(lines[i].line, s, e);
+        if (text == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, text);
+    }
+    return list;
+}
+
+/*
+ * decode_rows(body, width, modes, numbered) -> (columns, flags) | None
+ *
+ * body: the section's row lines (list of str); width: the declared field
+ * count (at least 1); modes: one per field, an int mode or a choices dict;
+ * numbered: 0 no reserved n column, 1 the first field is n (checked and
+ * decoded), 2 the first field is n (checked and dropped).
+ *
+ * None when a row has not exactly width cells or the n cells are not
+ * exactly "1", "2", ... (the Python code reports or accepts those).
+ * Otherwise columns[j] is a list of values, and flags[j] is:
+ *   1  the column's mode holds for every cell: M_INT all JSON integers,
+ *      M_NUMBER all JSON numbers, M_STR all bare strings, a choices dict
+ *      every cell one of its keys (values are then the dict's);
+ *   0  decoded cell by cell (eson_cells.decode_cell values), mode not held;
+ *   2  not decoded: columns[j] holds the cell texts, for the Python code.
+ */
+static PyObject *
+decode_rows(PyObject *self, PyObject *args)
+{
+    PyObject *body, *modes;
+    Py_ssize_t width;
+    int numbered;
+    if (!PyArg_ParseTuple(args, "O!nO!i", &PyList_Type, &body, &width, &PyTuple_Type, &modes,
+                          &numbered))
+        return NULL;
+    if (width < 1 || PyTuple_GET_SIZE(modes) != width || numbered < 0 || numbered > 2) {
+        PyErr_SetString(PyExc_TypeError, "decode_rows: bad width, modes or numbered");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(body);
+    Py_ssize_t stride = width + 1;
+    if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t) / stride) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Line *lines = PyMem_Malloc(sizeof(Line) * (size_t)(count ? count : 1));
+    Py_ssize_t *bounds = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(count ? count : 1) *
+                                      (size_t)stride);
+    PyObject *columns = NULL, *flags = NULL, *result = NULL;
+    if (lines == NULL || bounds == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (fill_lines(body, lines, count) < 0)
+        goto done;
+    /* Cell boundaries: bounds[i*stride + j] is the TAB before cell j (or
+     * -1 for the first), bounds[i*stride + width] the line's end. */
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const Line *ln = &lines[i];
+        Py_ssize_t n = PyUnicode_GET_LENGTH(ln->line);
+        Py_ssize_t *b = bounds + i * stride;
+        Py_ssize_t cells = 1;
+        b[0] = 0;
+        if (ln->kind == 1) {
+            const char *p = ln->data;
+            const char *q = p;
+            const char *end = p + n;
+            while ((q = memchr(q, '\t', (size_t)(end - q))) != NULL) {
+                if (cells == width)
+                    goto unhandled;
+                b[cells++] = q - p;
+                q++;
+            }
+        }
+        else {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                if (PyUnicode_READ(ln->kind, ln->data, k) == '\t') {
+                    if (cells == width)
+                        goto unhandled;
+                    b[cells++] = k;
+                }
+            }
+        }
+        if (cells != width)
+            goto unhandled;
+        b[width] = n;
+        if (numbered && !is_row_number(ln, 0, width > 1 ? b[1] : n, i + 1))
+            goto unhandled;
+    }
+    Py_ssize_t first = numbered == 2 ? 1 : 0;
+    columns = PyList_New(width - first);
+    flags = PyList_New(width - first);
+    if (columns == NULL || flags == NULL)
+        goto done;
+    for (Py_ssize_t j = first; j < width; j++) {
+        PyObject *values = NULL;
+        int fast = 0;
+        int rc = decode_column_cells(lines, bounds, count, stride, j, PyTuple_GET_ITEM(modes, j),
+                                     &values, &fast);
+        if (rc < 0)
+            goto done;
+        if (rc == 1) {
+            values = column_texts(lines, bounds, count, stride, j);
+            if (values == NULL)
+                goto done;
+            fast = 2;
+        }
+        PyList_SET_ITEM(columns, j - first, values);
+        PyList_SET_ITEM(flags, j - first, PyLong_FromLong(fast));
+        if (PyList_GET_ITEM(flags, j - first) == NULL)
+            goto done;
+    }
+    result = PyTuple_Pack(2, columns, flags);
+    goto done;
+unhandled:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(columns);
+    Py_XDECREF(flags);
+    PyMem_Free(lines);
+    PyMem_Free(bounds);
+    return result;
+}
+
+/*
+ * decode_cells(texts) -> list | None
+ *
+ * eson_cells.decode_column for cells the accelerator reads; None when a
+ * cell needs the Python code (nested JSON, long ints, errors).
+ */
+static PyObject *
+decode_cells(PyObject *self, PyObject *texts)
+{
+    if (!PyList_Check(texts)) {
+        PyErr_SetString(PyExc_TypeError, "decode_cells: expected a list of str");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(texts);
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(text) || !READY(text)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "decode_cells: expected a list of str");
+            return NULL;
+        }
+        Line ln = {PyUnicode_KIND(text), PyUnicode_DATA(text), text};
+        int tag = 0, bare = 0;
+        PyObject *v = read_cell(&ln, 0, PyUnicode_GET_LENGTH(text), &tag, &bare);
+        if (v == NULL) {
+            Py_DECREF(out);
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/*
+ * build_dicts(keys, columns) -> list[dict]
+ *
+ * One dict per row, {keys[j]: columns[j][i]}, in key order (what the
+ * reader's generated record builder gives).
+ */
+static PyObject *
+build_dicts(PyObject *self, PyObject *args)
+{
+    PyObject *keys, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &keys, &PyList_Type, &columns))
+        return NULL;
+    Py_ssize_t width = PyTuple_GET_SIZE(keys);
+    if (PyList_GET_SIZE(columns) != width || width == 0) {
+        PyErr_SetString(PyExc_TypeError, "build_dicts: one column per key");
+        return NULL;
+    }
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_dicts: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+    }
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *row = PyDict_New();
+        if (row == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, row);
+        for (Py_ssize_t j = 0; j < width; j++) {
+            /* Columns may have been touched by Python code between the
+             * checks and here only if a key's __hash__/__eq__ ran code;
+             * keys are exact str, so they cannot. */
+            PyObject *column = PyList_GET_ITEM(columns, j);
+            if (PyDict_SetItem(row, PyTuple_GET_ITEM(keys, j), PyList_GET_ITEM(column, i)) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------ single cells */
+
+/* encode_str(text) -> str: the cell of an exact str (None for others). */
+static PyObject *
+encode_str(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    if (str_is_bare(text)) {
+        Py_INCREF(text);
+        return text;
+    }
+    Writer w;
+    w_init(&w);
+    if (w_quoted(&w, text) < 0) {
+        w_free(&w);
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+/* quote(text) -> str: eson_json.quote of an exact str (None for others). */
+static PyObject *
+quote(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    Writer w;
+    w_init(&w);
+    if (w_quoted(&w, text) < 0) {
+        w_free(&w);
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+/* is_bare(text) -> bool | None */
+static PyObject *
+is_bare(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    return PyBool_FromLong(str_is_bare(text));
+}
+
+/* format_float(value) -> str | None: ESON text of an exact finite float. */
+static PyObject *
+format_float(PyObject *self, PyObject *value)
+{
+    if (!PyFloat_CheckExact(value))
+        Py_RETURN_NONE;
+    Writer w;
+    w_init(&w);
+    int rc = w_float(&w, PyFloat_AS_DOUBLE(value));
+    if (rc < 0) {
+        w_free(&w);
+        if (rc == -1)
+            Py_RETURN_NONE;
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+/* encode_cells(values, mask=all) -> list[str] | None: eson_cells.encode_column
+ * for values of exact types the mask allows. */
+static PyObject *
+encode_cells(PyObject *self, PyObject *args)
+{
+    PyObject *values;
+    int mask = V_ALL;
+    if (!PyArg_ParseTuple(args, "O|i", &values, &mask))
+        return NULL;
+    if (!PyList_Check(values) && !PyTuple_Check(values))
+        Py_RETURN_NONE;
+    PyObject *seq = PySequence_Fast(values, "encode_cells");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *cell;
+        if (PyUnicode_CheckExact(v) && (mask & V_STR) && str_is_bare(v)) {
+            Py_INCREF(v);
+            cell = v;
+        }
+        else {
+            Writer w;
+            w_init(&w);
+            int rc = w_cell(&w, v, mask);
+            if (rc) {
+                w_free(&w);
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                if (rc < 0)
+                    return NULL;
+                Py_RETURN_NONE;
+            }
+            cell = w_finish(&w);
+            if (cell == NULL) {
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                return NULL;
+            }
+        }
+        PyList_SET_ITEM(out, i, cell);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+/* parse_float(text) -> float | None: float() of ASCII number text. */
+static PyObject *
+parse_float(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    int fraction;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (!match_number(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, &fraction))
+        Py_RETURN_NONE;
+    Py_ssize_t size;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &size); /* ASCII: the grammar */
+    if (s == NULL)
+        return NULL;
+    double value;
+    if (parse_float_ascii(s, size, &value) < 0)
+        return NULL;
+    return PyFloat_FromDouble(value);
+}
+
+static PyMethodDef methods[] = {
+    {"encode_rows", encode_rows, METH_VARARGS,
+     "encode_rows(records, cls, access, keys, masks, number) -> str | None"},
+    {"decode_rows", decode_rows, METH_VARARGS,
+     "decode_rows(body, width, modes, numbered) -> (columns, flags) | None"},
+    {"decode_cells", decode_cells, METH_O, "decode_cells(texts) -> list | None"},
+    {"encode_cells", encode_cells, METH_VARARGS, "encode_cells(values, mask=31) -> list[str] | None"},
+    {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
+    {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},
+    {"quote", quote, METH_O, "quote(text) -> str | None"},
+    {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},
+    {"format_float", format_float, METH_O, "format_float(value) -> str | None"},
+    {"parse_float", parse_float, METH_O, "parse_float(text) -> float | None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "eson._speedups",
+    "The optional C accelerator of typed-eson (see eson.accelerator).",
+    0,
+    methods,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    return PyModule_Create(&module);
+}
