@@ -276,15 +276,17 @@ w_longlong(Writer *w, long long v)
  * in fixed notation, when it has at most 22 decimals and fits in 53 bits;
  * returns the length written to out, or 0 (not handled).
  *
- * For k = 0, 1, ... the candidates m - 1, m, m + 1 around m = round(|x| 10^k)
- * are tested with one correctly rounded division m / 10^k == |x|: exactly
- * the test "the decimal m e-k reads back as x" (both m and 10^k are exact
- * doubles, so the quotient is the correctly rounded value of the decimal,
- * as strtod gives it).  The first k with a hit gives the fewest digits.
- * The hit is accepted only when the spacing 10^-k is more than twice the
- * unit in the last place of x, so no other k-digit decimal reads back as
- * x: the text is then the unique shortest one, which is what CPython's
- * repr produces.  Any other case returns 0 and the caller uses repr.
+ * For k = 0, 1, ... let m be the integer nearest to |x| 10^k (computed).
+ * The decimal m e-k reads back as x exactly when the one correctly rounded
+ * division m / 10^k gives |x| (m and 10^k are exact doubles, so the
+ * quotient is the correctly rounded value of the decimal, as strtod gives
+ * it).  The first k with a hit gives the fewest digits.  Only k with
+ * ulp(x) 10^k < 1/16 are tried (the loop stops at the first other k): any
+ * decimal with k digits that reads back as x then lies within 1/32 of
+ * |x| 10^k, which the computed product misses by at most 1/16, so m is the
+ * only candidate, no other k-digit decimal reads back as x, and the text
+ * is the unique shortest one -- what CPython's repr produces.  Any other
+ * case returns 0 and the caller uses repr.
  */
 static int
 fixed_shortest(double x, char *out)
@@ -293,29 +295,24 @@ fixed_shortest(double x, char *out)
     double a = fabs(x);
     if (!(a >= 1e-6 && a < 4503599627370496.0))
         return 0;
-    int e2;
-    (void)frexp(a, &e2);
-    double ulp = ldexp(1.0, e2 - 53);
+    /* ulp(a): a normal double (a >= 1e-6), so 2^(exponent - 52). */
+    unsigned long long bits;
+    memcpy(&bits, &a, sizeof bits);
+    unsigned long long ulp_bits = ((bits >> 52) & 0x7FF) >= 53 ? ((bits >> 52) - 52) << 52 : 0;
+    double ulp;
+    memcpy(&ulp, &ulp_bits, sizeof ulp);
+    if (ulp_bits == 0)
+        return 0;
     for (int k = 0; k <= 22; k++) {
+        if (!(ulp * POW10[k] < 0.0625))
+            return 0;
         double scaled = a * POW10[k];
         if (scaled >= 9007199254740992.0)
             return 0;
-        double m0 = nearbyint(scaled);
-        double hit = -1.0;
-        for (int d = -1; d <= 1; d++) {
-            double m = m0 + d;
-            if (m < 0)
-                continue;
-            if (m / POW10[k] == a) {
-                hit = m;
-                break;
-            }
-        }
-        if (hit < 0)
+        double m0 = (double)(long long)(scaled + 0.5);
+        if (fabs(scaled - m0) > 0.09375 || m0 / POW10[k] != a)
             continue;
-        if (!(ulp * POW10[k] < 0.5))
-            return 0;
-        unsigned long long m = (unsigned long long)hit;
+        unsigned long long m = (unsigned long long)m0;
         unsigned long long scale = 1;
         for (int i = 0; i < k; i++)
             scale *= 10;
@@ -599,6 +596,9 @@ is_literal(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
            equals_ascii(kind, data, s, e, "false");
 }
 
+/* TAB, LF and CR: never inside a bare cell. */
+static const unsigned char LINE_BREAKS[256] = {['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+
 /* eson.wire.eson_cells.is_bare for an exact str. */
 static int
 str_is_bare(PyObject *u)
@@ -615,9 +615,14 @@ str_is_bare(PyObject *u)
         return 0;
     if (kind == 1) {
         const unsigned char *p = data;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            unsigned char c = p[i];
-            if (c == '\t' || c == '\n' || c == '\r')
+        Py_ssize_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            if (LINE_BREAKS[p[i]] | LINE_BREAKS[p[i + 1]] | LINE_BREAKS[p[i + 2]] |
+                LINE_BREAKS[p[i + 3]])
+                return 0;
+        }
+        for (; i < n; i++) {
+            if (LINE_BREAKS[p[i]])
                 return 0;
         }
     }
@@ -894,13 +899,48 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
         return PyUnicode_New(0, 0);
     }
     Py_UCS4 first = PyUnicode_READ(kind, data, s);
+    if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
+        /* One pass over a Latin-1 cell: the grammar, the integer value, or
+         * an exact small-mantissa float; anything else takes the path below. */
+        const unsigned char *p = (const unsigned char *)data + s;
+        Py_ssize_t n = e - s, i = 0;
+        int negative = 0;
+        if (p[0] == '-') {
+            negative = 1;
+            i = 1;
+        }
+        Py_ssize_t int_start = i;
+        unsigned long long mant = 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 18)
+            mant = mant * 10 + (unsigned long long)(p[i++] - '0');
+        Py_ssize_t int_digits = i - int_start;
+        if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
+            if (i == n) {
+                *tag = V_INT;
+                return PyLong_FromLongLong(negative ? -(long long)mant : (long long)mant);
+            }
+            if (p[i] == '.' && i + 1 < n) {
+                Py_ssize_t frac_start = ++i;
+                while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 16)
+                    mant = mant * 10 + (unsigned long long)(p[i++] - '0');
+                if (i == n && i > frac_start && mant < 9007199254740992ULL) {
+                    Py_ssize_t frac_digits = i - frac_start;
+#if EXACT_DOUBLE_OPS
+                    double value = (double)mant / POW10[frac_digits];
+                    *tag = V_FLOAT;
+                    return PyFloat_FromDouble(negative ? -value : value);
+#endif
+                }
+            }
+        }
+    }
     if (first == '-' || (first >= '0' && first <= '9')) {
         int fraction;
         if (!match_number(kind, data, s, e, &fraction)) {
             *tag = V_STR;
             return PyUnicode_Substring(ln->line, s, e);
         }
-        char buf[48];
+        char buf[48] = "";
         Py_ssize_t n = e - s;
         if (!fraction) {
             if (n > 18 + (first == '-'))
@@ -954,6 +994,61 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
     *tag = V_STR;
     *bare = 1;
     return PyUnicode_Substring(ln->line, s, e);
+}
+
+/* The choices of a column: the dict's str keys and values (borrowed). */
+#define MAX_CHOICES 32
+typedef struct {
+    Py_ssize_t count;
+    PyObject *keys[MAX_CHOICES];
+    PyObject *values[MAX_CHOICES];
+} Choices;
+
+/* 0, or 1 when the dict is too large for the array (then it is searched). */
+static int
+load_choices(PyObject *dict, Choices *c)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    c->count = 0;
+    if (PyDict_GET_SIZE(dict) > MAX_CHOICES)
+        return 1;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || !READY(key))
+            continue;
+        c->keys[c->count] = key;
+        c->values[c->count] = value;
+        c->count++;
+    }
+    return 0;
+}
+
+/* The value the choices map cell [s, e) to (borrowed), or NULL. */
+static PyObject *
+find_choice(const Choices *c, const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    Py_ssize_t n = e - s;
+    for (Py_ssize_t k = 0; k < c->count; k++) {
+        PyObject *key = c->keys[k];
+        if (PyUnicode_GET_LENGTH(key) != n)
+            continue;
+        int kk = PyUnicode_KIND(key);
+        const void *kd = PyUnicode_DATA(key);
+        if (kk == ln->kind) {
+            if (memcmp(kd, (const char *)ln->data + (size_t)s * (size_t)kk,
+                       (size_t)n * (size_t)kk) == 0)
+                return c->values[k];
+            continue;
+        }
+        Py_ssize_t i = 0;
+        for (; i < n; i++) {
+            if (PyUnicode_READ(kk, kd, i) != PyUnicode_READ(ln->kind, ln->data, s + i))
+                break;
+        }
+        if (i == n)
+            return c->values[k];
+    }
+    return NULL;
 }
 
 /* The value a choices dict maps cell [s, e) to (borrowed), or NULL. */
@@ -1132,6 +1227,8 @@ encode_rows(PyObject *self, PyObject *args)
             }
         }
         Py_XDECREF(dict);
+        if (i == 0 && count > 1 && w_reserve(&w, (w.len + 1) * (count - 1) + (w.len >> 3) * count) < 0)
+            goto error;
     }
     result = w_finish(&w);
     goto done;
@@ -1211,12 +1308,15 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
         }
     }
     int ok = 1;
+    Choices table;
+    table.count = 0;
+    int large = choices != NULL ? load_choices(choices, &table) : 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         const Line *ln = &lines[i];
         Py_ssize_t s = bounds[i * stride + column] + (column ? 1 : 0);
         Py_ssize_t e = bounds[i * stride + column + 1];
         if (choices != NULL && ok) {
-            PyObject *v = lookup_choice(choices, ln, s, e);
+            PyObject *v = large ? lookup_choice(choices, ln, s, e) : find_choice(&table, ln, s, e);
             if (v != NULL) {
                 Py_INCREF(v);
                 PyList_SET_ITEM(list, i, v);
@@ -1472,6 +1572,70 @@ build_dicts(PyObject *self, PyObject *args)
     return out;
 }
 
+/*
+ * build_records(cls, columns) -> list
+ *
+ * list(map(cls, *columns)): one call of cls per row with the row's values
+ * as positional arguments (through vectorcall, without a tuple per row).
+ */
+static PyObject *
+build_records(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *columns;
+    if (!PyArg_ParseTuple(args, "OO!", &cls, &PyList_Type, &columns))
+        return NULL;
+    Py_ssize_t width = PyList_GET_SIZE(columns);
+    if (width == 0 || width > 64 || !PyCallable_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "build_records: 1 to 64 columns and a callable");
+        return NULL;
+    }
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_records: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+    }
+    /* Hold the columns: calling cls runs Python code that could change them. */
+    PyObject *held = PyList_GetSlice(columns, 0, width);
+    if (held == NULL)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        Py_DECREF(held);
+        return NULL;
+    }
+    PyObject *row[64];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t j = 0;
+        for (; j < width; j++) {
+            PyObject *column = PyList_GET_ITEM(held, j);
+            if (i >= PyList_GET_SIZE(column))
+                break;
+            row[j] = PyList_GET_ITEM(column, i);
+            Py_INCREF(row[j]);
+        }
+        PyObject *record = NULL;
+        if (j == width)
+            record = PyObject_Vectorcall(cls, row, (size_t)width, NULL);
+        else
+            PyErr_SetString(PyExc_RuntimeError, "build_records: a column changed size");
+        for (Py_ssize_t k = 0; k < j; k++)
+            Py_DECREF(row[k]);
+        if (record == NULL || PyList_Append(out, record) < 0) {
+            Py_XDECREF(record);
+            Py_DECREF(out);
+            Py_DECREF(held);
+            return NULL;
+        }
+        Py_DECREF(record);
+    }
+    Py_DECREF(held);
+    return out;
+}
+
 /* ------------------------------------------------------------ single cells */
 
 /* encode_str(text) -> str: the cell of an exact str (None for others). */
@@ -1615,6 +1779,7 @@ static PyMethodDef methods[] = {
     {"decode_cells", decode_cells, METH_O, "decode_cells(texts) -> list | None"},
     {"encode_cells", encode_cells, METH_VARARGS, "encode_cells(values, mask=31) -> list[str] | None"},
     {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
+    {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
     {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},
     {"quote", quote, METH_O, "quote(text) -> str | None"},
     {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},

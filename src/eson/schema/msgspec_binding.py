@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect
 
-from eson.accelerator import ACCESS_SLOTS
+from eson.accelerator import ACCESS_SLOTS, native
 from eson.schema.annotations import generic_parameters, substitute, unwrap
 from eson.schema.binding import (
     NO_CONTEXT,
@@ -252,6 +252,8 @@ class MsgspecBinding:
                 column if ok else check(column)
                 for check, column, ok in zip(checks, columns, trusted)
             ]
+            if native is not None:
+                return native.build_records(cls, checked)
             return list(map(cls, *checked))
 
         return build
