@@ -1330,6 +1330,12 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
             return PyErr_Occurred() ? -1 : 1;
         }
         PyList_SET_ITEM(list, i, v);
+        /* A number column holding something else: the Python decoder's own
+         * attempt comes first there, so it reads the texts itself. */
+        if ((m == M_INT && tag != V_INT) || (m == M_NUMBER && tag != V_INT && tag != V_FLOAT)) {
+            Py_DECREF(list);
+            return 1;
+        }
         switch (m) {
         case M_INT: ok &= tag == V_INT; break;
         case M_NUMBER: ok &= tag == V_INT || tag == V_FLOAT; break;
