@@ -646,6 +646,36 @@ str_is_bare(PyObject *u)
 
 static const char HEX[] = "0123456789abcdef";
 
+/* Whether a character is written as an escape inside a quoted cell. */
+static inline int
+escaped_char(Py_UCS4 c)
+{
+    return c < 0x20 || c == '"' || c == '\\' || c == 0x2028 || c == 0x2029 ||
+           (c >= 0xD800 && c <= 0xDFFF);
+}
+
+/* Append characters [start, end) of a str whose kind the writer already has
+ * (or a narrower one) and whose characters the writer's maxchar covers. */
+static int
+w_copy(Writer *w, int kind, const void *src, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t n = end - start;
+    if (n <= 0)
+        return 0;
+    if (w_reserve(w, n) < 0)
+        return -1;
+    if (kind == w->kind) {
+        memcpy(w->data + (size_t)w->len * (size_t)kind,
+               (const char *)src + (size_t)start * (size_t)kind, (size_t)n * (size_t)kind);
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, PyUnicode_READ(kind, src, start + i));
+    }
+    w->len += n;
+    return 0;
+}
+
 /* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
  * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex). */
 static int
@@ -654,53 +684,69 @@ w_quoted(Writer *w, PyObject *u)
     Py_ssize_t n = PyUnicode_GET_LENGTH(u);
     int kind = PyUnicode_KIND(u);
     const void *data = PyUnicode_DATA(u);
-    if (w_char(w, '"') < 0)
+    /* The largest character written as itself decides the output's kind:
+     * one pass finds it (escapes are ASCII). */
+    Py_UCS4 top = 0;
+    if (PyUnicode_IS_ASCII(u)) {
+        top = 127;
+    }
+    else if (kind == 1) {
+        top = 255;
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c > top && !escaped_char(c))
+                top = c;
+        }
+    }
+    if (top > w->maxchar) {
+        w->maxchar = top;
+        if (kind_for(top) > w->kind && w_widen(w, kind_for(top)) < 0)
+            return -1;
+    }
+    if (w_reserve(w, n + 2) < 0)
+        return -1;
+    if (w_ascii(w, "\"", 1) < 0)
         return -1;
     Py_ssize_t run = 0; /* start of the pending run of unescaped characters */
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (!escaped_char(c))
+            continue;
         const char *esc = NULL;
         char ubuf[6];
-        if (c == '"')
-            esc = "\\\"";
-        else if (c == '\\')
-            esc = "\\\\";
-        else if (c < 0x20) {
-            switch (c) {
-            case '\n': esc = "\\n"; break;
-            case '\r': esc = "\\r"; break;
-            case '\t': esc = "\\t"; break;
-            case '\b': esc = "\\b"; break;
-            case '\f': esc = "\\f"; break;
-            default: break;
-            }
-            if (esc == NULL)
-                goto unicode_escape;
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        default: break;
         }
-        else if (c == 0x2028 || c == 0x2029 || (c >= 0xD800 && c <= 0xDFFF)) {
-            goto unicode_escape;
+        if (w_copy(w, kind, data, run, i) < 0)
+            return -1;
+        if (esc != NULL) {
+            if (w_ascii(w, esc, 2) < 0)
+                return -1;
         }
         else {
-            continue;
+            ubuf[0] = '\\';
+            ubuf[1] = 'u';
+            ubuf[2] = HEX[(c >> 12) & 15];
+            ubuf[3] = HEX[(c >> 8) & 15];
+            ubuf[4] = HEX[(c >> 4) & 15];
+            ubuf[5] = HEX[c & 15];
+            if (w_ascii(w, ubuf, 6) < 0)
+                return -1;
         }
-        if (w_slice(w, u, run, i) < 0 || w_ascii(w, esc, (Py_ssize_t)strlen(esc)) < 0)
-            return -1;
-        run = i + 1;
-        continue;
-    unicode_escape:
-        ubuf[0] = '\\';
-        ubuf[1] = 'u';
-        ubuf[2] = HEX[(c >> 12) & 15];
-        ubuf[3] = HEX[(c >> 8) & 15];
-        ubuf[4] = HEX[(c >> 4) & 15];
-        ubuf[5] = HEX[c & 15];
-        if (w_slice(w, u, run, i) < 0 || w_ascii(w, ubuf, 6) < 0)
-            return -1;
         run = i + 1;
     }
-    if (w_slice(w, u, run, n) < 0)
+    if (w_copy(w, kind, data, run, n) < 0)
         return -1;
-    return w_char(w, '"');
+    return w_ascii(w, "\"", 1);
 }
 
 static int
