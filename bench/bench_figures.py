@@ -85,8 +85,23 @@ class MDocs(eson.msgspec.Message):
 
 def mixed_text(rng: random.Random, size: int) -> str:
     """Mixed prose: ASCII words, accents, CJK, emoji, quotes, backslashes, tabs, newlines."""
-    pieces = ["word", "lorem", "ipsum", "caf\u00e9", "na\u00efve", "\u4e2d\u6587", "\U0001f600",
-              '"quoted"', "back\\slash", "\t", "\n", "x=1", "{json: [1]}", "\u00a0", "tab\there"]
+    pieces = [
+        "word",
+        "lorem",
+        "ipsum",
+        "caf\u00e9",
+        "na\u00efve",
+        "\u4e2d\u6587",
+        "\U0001f600",
+        '"quoted"',
+        "back\\slash",
+        "\t",
+        "\n",
+        "x=1",
+        "{json: [1]}",
+        "\u00a0",
+        "tab\there",
+    ]
     out: list[str] = []
     length = 0
     while length < size:
@@ -99,38 +114,100 @@ def mixed_text(rng: random.Random, size: int) -> str:
 
 def make_docs(count: int = 20, size: int = 10_000, seed: int = 7) -> dict[str, Any]:
     rng = random.Random(seed)
-    return {"docs": [
-        {"id": index, "title": f"document {index}", "body": mixed_text(rng, size)}
-        for index in range(count)
-    ]}
+    return {
+        "docs": [
+            {"id": index, "title": f"document {index}", "body": mixed_text(rng, size)}
+            for index in range(count)
+        ]
+    }
 
 
 #: (id, what is compared, ours, peer, target ratio or None)
 FIGURES = [
-    ("msgspec-encode", "typed msgspec encode / msgspec.json.Encoder().encode",
-     "eson.encode(struct)", "msgspec.json encode(struct)", 1.0),
-    ("msgspec-decode", "typed msgspec decode / msgspec.json.Decoder(T).decode",
-     "eson.Decoder(T).decode", "msgspec.json Decoder(T).decode", 1.25),
-    ("pydantic-encode", "typed Pydantic encode / model_dump_json()",
-     "eson.encode(model)", "model_dump_json()", 0.5),
-    ("pydantic-decode", "typed Pydantic decode / model_validate_json()",
-     "eson.Decoder(P).decode", "model_validate_json()", 1.1),
-    ("untyped-encode", "untyped eson.encode / json.dumps (compact)",
-     "eson.encode(dict)", "json.dumps(dict)", 0.5),
-    ("untyped-decode", "untyped eson.decode / json.loads",
-     "eson.decode(text)", "json.loads(text)", 1.0),
-    ("toon-encode", "typed TOON encode / msgspec.json encode",
-     "eson.toon.encode(struct)", "msgspec.json encode(struct)", 2.0),
-    ("toon-decode", "typed TOON decode / msgspec.json decode",
-     "eson.toon.decode(text, type=T)", "msgspec.json Decoder(T).decode", 2.0),
-    ("strings-encode", "20 x 10 000-char mixed strings, typed encode / msgspec.json",
-     "eson.encode(docs)", "msgspec.json encode(docs)", 3.0),
-    ("strings-decode", "20 x 10 000-char mixed strings, typed decode / msgspec.json",
-     "eson.Decoder(Docs).decode", "msgspec.json Decoder(Docs).decode", 3.0),
-    ("toon-format-encode", "toon-format encode(to_builtins) / msgspec.json encode",
-     "toon_format.encode", "msgspec.json encode(struct)", None),
-    ("toon-format-decode", "toon-format convert(decode) / msgspec.json decode",
-     "toon_format.decode", "msgspec.json Decoder(T).decode", None),
+    (
+        "msgspec-encode",
+        "typed msgspec encode / msgspec.json.Encoder().encode",
+        "eson.encode(struct)",
+        "msgspec.json encode(struct)",
+        1.0,
+    ),
+    (
+        "msgspec-decode",
+        "typed msgspec decode / msgspec.json.Decoder(T).decode",
+        "eson.Decoder(T).decode",
+        "msgspec.json Decoder(T).decode",
+        1.25,
+    ),
+    (
+        "pydantic-encode",
+        "typed Pydantic encode / model_dump_json()",
+        "eson.encode(model)",
+        "model_dump_json()",
+        0.5,
+    ),
+    (
+        "pydantic-decode",
+        "typed Pydantic decode / model_validate_json()",
+        "eson.Decoder(P).decode",
+        "model_validate_json()",
+        1.1,
+    ),
+    (
+        "untyped-encode",
+        "untyped eson.encode / json.dumps (compact)",
+        "eson.encode(dict)",
+        "json.dumps(dict)",
+        0.5,
+    ),
+    (
+        "untyped-decode",
+        "untyped eson.decode / json.loads",
+        "eson.decode(text)",
+        "json.loads(text)",
+        1.0,
+    ),
+    (
+        "toon-encode",
+        "typed TOON encode / msgspec.json encode",
+        "eson.toon.encode(struct)",
+        "msgspec.json encode(struct)",
+        2.0,
+    ),
+    (
+        "toon-decode",
+        "typed TOON decode / msgspec.json decode",
+        "eson.toon.decode(text, type=T)",
+        "msgspec.json Decoder(T).decode",
+        2.0,
+    ),
+    (
+        "strings-encode",
+        "20 x 10 000-char mixed strings, typed encode / msgspec.json",
+        "eson.encode(docs)",
+        "msgspec.json encode(docs)",
+        3.0,
+    ),
+    (
+        "strings-decode",
+        "20 x 10 000-char mixed strings, typed decode / msgspec.json",
+        "eson.Decoder(Docs).decode",
+        "msgspec.json Decoder(Docs).decode",
+        3.0,
+    ),
+    (
+        "toon-format-encode",
+        "toon-format encode(to_builtins) / msgspec.json encode",
+        "toon_format.encode",
+        "msgspec.json encode(struct)",
+        None,
+    ),
+    (
+        "toon-format-decode",
+        "toon-format convert(decode) / msgspec.json decode",
+        "toon_format.decode",
+        "msgspec.json Decoder(T).decode",
+        None,
+    ),
 ]
 
 
@@ -229,14 +306,30 @@ def figures(times: dict[str, float], records: int, large: int) -> list[dict[str,
             rows.append({"id": ident, "path": what, "ratio": None, "target": target, "met": None})
             continue
         ratio = times[ours] / times[peer]
-        rows.append({"id": ident, "path": what, "ratio": ratio, "target": target,
-                     "met": None if target is None else ratio <= target})
+        rows.append(
+            {
+                "id": ident,
+                "path": what,
+                "ratio": ratio,
+                "target": target,
+                "met": None if target is None else ratio <= target,
+            }
+        )
     scale = large / records
-    for ident, ours in (("scaling-encode", "eson.encode(struct)"),
-                        ("scaling-decode", "eson.Decoder(T).decode")):
+    for ident, ours in (
+        ("scaling-encode", "eson.encode(struct)"),
+        ("scaling-decode", "eson.Decoder(T).decode"),
+    ):
         ratio = times[f"{ours} x{large}"] / (scale * times[ours])
-        rows.append({"id": ident, "path": f"per-row cost at {large} rows / at {records} rows ({ours})",
-                     "ratio": ratio, "target": 1.3, "met": ratio <= 1.3})
+        rows.append(
+            {
+                "id": ident,
+                "path": f"per-row cost at {large} rows / at {records} rows ({ours})",
+                "ratio": ratio,
+                "target": 1.3,
+                "met": ratio <= 1.3,
+            }
+        )
     return rows
 
 
@@ -246,8 +339,15 @@ def measure(records: int, large: int) -> dict[str, Any]:
     rows = figures(times, records, large)
     for kind in ("encode", "decode"):
         ratio = peaks[f"eson {kind}"] / peaks[f"msgspec.json {kind}"]
-        rows.append({"id": f"memory-{kind}", "path": f"peak memory of a typed {kind} at {large} rows / msgspec.json's",
-                     "ratio": ratio, "target": 1.0, "met": ratio <= 1.0})
+        rows.append(
+            {
+                "id": f"memory-{kind}",
+                "path": f"peak memory of a typed {kind} at {large} rows / msgspec.json's",
+                "ratio": ratio,
+                "target": 1.0,
+                "met": ratio <= 1.0,
+            }
+        )
     return {"speedups": eson.speedups, "times": times, "peaks": peaks, "figures": rows}
 
 
@@ -293,8 +393,12 @@ def peer_msgspec_toon(python: str, records: int) -> dict[str, Any] | None:
     if not Path(python).exists():
         return None
     bench = str(Path(__file__).resolve().parent)
-    done = subprocess.run([python, "-c", PEER_SCRIPT, bench, str(records)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [python, "-c", PEER_SCRIPT, bench, str(records)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode:
         return {"error": done.stderr.strip().splitlines()[-1:]}
     result: dict[str, Any] = json.loads(done.stdout)
@@ -304,7 +408,10 @@ def peer_msgspec_toon(python: str, records: int) -> dict[str, Any] | None:
         try:
             version = subprocess.run(
                 [python, "-c", "import importlib.metadata as m; print(m.version('msgspec-toon'))"],
-                capture_output=True, text=True, check=True).stdout.strip()
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.strip()
         except (subprocess.CalledProcessError, PackageNotFoundError):
             version = None
         result["msgspec_toon"] = version
@@ -326,8 +433,7 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=20_000)
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--peer-python", default=".venv-313/bin/python")
-    parser.add_argument("--mode", choices=["both", "this"], default="both",
-                        help=argparse.SUPPRESS)
+    parser.add_argument("--mode", choices=["both", "this"], default="both", help=argparse.SUPPRESS)
     args = parser.parse_args()
     run = measure(args.records, args.large)
     if args.mode == "this":  # the child process of the pure run
@@ -337,8 +443,21 @@ def main() -> None:
     if run["speedups"]:
         env = dict(os.environ, TYPED_ESON_NO_SPEEDUPS="1")
         child = subprocess.run(
-            [sys.executable, __file__, "--mode", "this", "--records", str(args.records),
-             "--large", str(args.large)], env=env, capture_output=True, text=True, check=True)
+            [
+                sys.executable,
+                __file__,
+                "--mode",
+                "this",
+                "--records",
+                str(args.records),
+                "--large",
+                str(args.large),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         runs["pure"] = json.loads(child.stdout.strip().splitlines()[-1])
     peer = peer_msgspec_toon(args.peer_python, args.records)
     try:
@@ -347,8 +466,12 @@ def main() -> None:
         toon_format_version: str | None = version("toon-format")
     except Exception:
         toon_format_version = None
-    versions = {"typed-eson": eson.__version__, "msgspec": msgspec.__version__,
-                "pydantic": pydantic.VERSION, "toon-format": toon_format_version}
+    versions = {
+        "typed-eson": eson.__version__,
+        "msgspec": msgspec.__version__,
+        "pydantic": pydantic.VERSION,
+        "toon-format": toon_format_version,
+    }
     print(f"{machine()}; " + ", ".join(f"{k} {v}" for k, v in versions.items()))
     print(f"handoff {args.records} records (scaling: {args.large}); lower ratios are faster\n")
     accelerated = runs.get("accelerated", {"figures": []})["figures"]
@@ -359,21 +482,31 @@ def main() -> None:
         other = by_id.get(row["id"], {})
         target = "" if row["target"] is None else f"<= {row['target']:g}x"
         met = "" if row.get("met") is None else ("  met" if row["met"] else "  NOT met")
-        print(f"{row['path']:78s}{_fmt(row['ratio']):>9s}{_fmt(other.get('ratio')):>9s}"
-              f"{target:>9s}{met}")
+        print(
+            f"{row['path']:78s}{_fmt(row['ratio']):>9s}{_fmt(other.get('ratio')):>9s}"
+            f"{target:>9s}{met}"
+        )
     if peer is None:
         print(f"\nmsgspec-toon: no interpreter at {args.peer_python}")
     elif "error" in peer:
         print(f"\nmsgspec-toon: failed: {peer['error']}")
     else:
-        print(f"\nmsgspec-toon {peer['msgspec_toon']} (CPython {peer['python']}, msgspec "
-              f"{peer['msgspec']}): encode {peer['ratios']['encode']:.2f}x, decode "
-              f"{peer['ratios']['decode']:.2f}x msgspec.json in its own run")
+        print(
+            f"\nmsgspec-toon {peer['msgspec_toon']} (CPython {peer['python']}, msgspec "
+            f"{peer['msgspec']}): encode {peer['ratios']['encode']:.2f}x, decode "
+            f"{peer['ratios']['decode']:.2f}x msgspec.json in its own run"
+        )
     if args.json:
-        payload = {"schema": "typed-eson-bench/1", "script": "bench/bench_figures.py",
-                   "machine": machine(), "versions": versions,
-                   "records": args.records, "large": args.large, "runs": runs,
-                   "peers": {"msgspec-toon": peer}}
+        payload = {
+            "schema": "typed-eson-bench/1",
+            "script": "bench/bench_figures.py",
+            "machine": machine(),
+            "versions": versions,
+            "records": args.records,
+            "large": args.large,
+            "runs": runs,
+            "peers": {"msgspec-toon": peer},
+        }
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n")
         print(f"\nwrote {args.json}")
 

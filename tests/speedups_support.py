@@ -87,7 +87,7 @@ def same_value(left: Any, right: Any) -> bool:
     if type(left) is not type(right):
         return False
     if isinstance(left, float):
-        return left == right and str(left) == str(right) or (left != left and right != right)
+        return (left == right and str(left) == str(right)) or (left != left and right != right)
     if isinstance(left, dict):
         return list(left) == list(right) and all(same_value(left[k], right[k]) for k in left)
     if isinstance(left, (list, tuple)):

@@ -171,9 +171,10 @@ def test_public_paths() -> None:
     from handoff import make_handoff
 
     value = make_handoff(3)
-    model = msgspec.convert({"rows": [
-        {"id": 1, "kind": "a", "name": "n", "score": 0.25, "ok": True, "note": None}
-    ]}, Doc)
+    model = msgspec.convert(
+        {"rows": [{"id": 1, "kind": "a", "name": "n", "score": 0.25, "ok": True, "note": None}]},
+        Doc,
+    )
     text = eson.encode(value)
     typed = eson.encode(model)
     decoder = eson.Decoder(Doc)

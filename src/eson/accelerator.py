@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 __all__ = [
     "ACCESS_DICT",
@@ -44,8 +45,11 @@ def _load() -> ModuleType | None:
     return _speedups
 
 
-#: The accelerator module, or ``None`` when pure Python is running.
-native = _load()
+if TYPE_CHECKING:  # typed by src/eson/_speedups.pyi; None at run time when not in use
+    from eson import _speedups as native
+else:
+    #: The accelerator module, or ``None`` when pure Python is running.
+    native = _load()
 
 #: Whether the accelerator is in use.
 enabled: bool = native is not None
