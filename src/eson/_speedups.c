@@ -646,57 +646,190 @@ str_is_bare(PyObject *u)
 
 static const char HEX[] = "0123456789abcdef";
 
-/* Whether a character is written as an escape inside a quoted cell. */
-static inline int
-escaped_char(Py_UCS4 c)
+/* Extra output characters of an ASCII character inside a quoted cell:
+ * 1 for a short escape (\" \\ \n \r \t \b \f), 5 for \u00XX, else 0. */
+static const unsigned char ESCAPE_EXTRA[128] = {
+    5, 5, 5, 5, 5, 5, 5, 5, 1, 1, 1, 5, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* Whether a non-ASCII character is written as \uXXXX (line and paragraph
+ * separators, surrogates). */
+#define WIDE_ESCAPED(c) ((c) == 0x2028 || (c) == 0x2029 || ((c) >= 0xD800 && (c) <= 0xDFFF))
+
+/* Write one escaped character at dst (of type DST_T); advances dst. */
+#define PUT_ESCAPE(DST_T, dst, c)                                                 \
+    do {                                                                          \
+        Py_UCS4 ch_ = (c);                                                        \
+        char short_ = 0;                                                          \
+        switch (ch_) {                                                            \
+        case '"': short_ = '"'; break;                                            \
+        case '\\': short_ = '\\'; break;                                          \
+        case '\n': short_ = 'n'; break;                                           \
+        case '\r': short_ = 'r'; break;                                           \
+        case '\t': short_ = 't'; break;                                           \
+        case '\b': short_ = 'b'; break;                                           \
+        case '\f': short_ = 'f'; break;                                           \
+        default: break;                                                           \
+        }                                                                         \
+        *(dst)++ = (DST_T)'\\';                                                   \
+        if (short_) {                                                             \
+            *(dst)++ = (DST_T)short_;                                             \
+        }                                                                         \
+        else {                                                                    \
+            *(dst)++ = (DST_T)'u';                                                \
+            *(dst)++ = (DST_T)HEX[(ch_ >> 12) & 15];                              \
+            *(dst)++ = (DST_T)HEX[(ch_ >> 8) & 15];                               \
+            *(dst)++ = (DST_T)HEX[(ch_ >> 4) & 15];                               \
+            *(dst)++ = (DST_T)HEX[ch_ & 15];                                      \
+        }                                                                         \
+    } while (0)
+
+/* SWAR tests on 8 Latin-1 characters at once (exact as booleans). */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HAS_LESS(x, n) (((x) - ONES * (n)) & ~(x) & HIGHS)
+#define HAS_ZERO(v) (((v) - ONES) & ~(v) & HIGHS)
+#define HAS_BYTE(x, b) HAS_ZERO((x) ^ (ONES * (b)))
+/* Whether any of 8 bytes is escaped in a quoted cell (< 0x20, '"', '\\'). */
+#define WORD_ESCAPES(x) (HAS_LESS(x, 0x20) | HAS_BYTE(x, 0x22) | HAS_BYTE(x, 0x5C))
+
+/* Index of the first escaped character of (kind, data) at or after i. */
+static inline Py_ssize_t
+next_escape(int kind, const void *data, Py_ssize_t i, Py_ssize_t n)
 {
-    return c < 0x20 || c == '"' || c == '\\' || c == 0x2028 || c == 0x2029 ||
-           (c >= 0xD800 && c <= 0xDFFF);
+    if (kind == 1) {
+        const Py_UCS1 *p = data;
+        for (; i + 8 <= n; i += 8) {
+            unsigned long long x;
+            memcpy(&x, p + i, 8);
+            /* A flag may come from a byte >= 0x80 (never escaped) or spill
+             * past a true hit; masking the high bytes' own flags and then
+             * checking bytes one by one keeps the answer exact. */
+            if (!(WORD_ESCAPES(x) & ~(x & HIGHS)))
+                continue;
+            for (int k = 0; k < 8; k++) {
+                Py_UCS1 c = p[i + k];
+                if (c < 128 && ESCAPE_EXTRA[c])
+                    return i + k;
+            }
+        }
+        for (; i < n; i++) {
+            Py_UCS1 c = p[i];
+            if (c < 128 && ESCAPE_EXTRA[c])
+                return i;
+        }
+        return n;
+    }
+    if (kind == 2) {
+        const Py_UCS2 *p = data;
+        for (; i < n; i++) {
+            Py_UCS4 c = p[i];
+            if (c < 128 ? ESCAPE_EXTRA[c] != 0 : WIDE_ESCAPED(c))
+                return i;
+        }
+        return n;
+    }
+    const Py_UCS4 *p = data;
+    for (; i < n; i++) {
+        Py_UCS4 c = p[i];
+        if (c < 128 ? ESCAPE_EXTRA[c] != 0 : WIDE_ESCAPED(c))
+            return i;
+    }
+    return n;
 }
 
-/* Append characters [start, end) of a str whose kind the writer already has
- * (or a narrower one) and whose characters the writer's maxchar covers. */
-static int
-w_copy(Writer *w, int kind, const void *src, Py_ssize_t start, Py_ssize_t end)
+/* Copy characters [start, end) of (kind, data) to the writer's end; the
+ * writer has room and a kind at least as wide as every character copied. */
+static inline void
+put_run(Writer *w, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 {
     Py_ssize_t n = end - start;
     if (n <= 0)
-        return 0;
-    if (w_reserve(w, n) < 0)
-        return -1;
+        return;
     if (kind == w->kind) {
         memcpy(w->data + (size_t)w->len * (size_t)kind,
-               (const char *)src + (size_t)start * (size_t)kind, (size_t)n * (size_t)kind);
+               (const char *)data + (size_t)start * (size_t)kind, (size_t)n * (size_t)kind);
     }
     else {
         for (Py_ssize_t i = 0; i < n; i++)
-            PyUnicode_WRITE(w->kind, w->data, w->len + i, PyUnicode_READ(kind, src, start + i));
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, PyUnicode_READ(kind, data, start + i));
     }
     w->len += n;
-    return 0;
+}
+
+static inline void
+put_escape(Writer *w, Py_UCS4 c)
+{
+    char buf[6];
+    int n = 2;
+    buf[0] = '\\';
+    switch (c) {
+    case '"': buf[1] = '"'; break;
+    case '\\': buf[1] = '\\'; break;
+    case '\n': buf[1] = 'n'; break;
+    case '\r': buf[1] = 'r'; break;
+    case '\t': buf[1] = 't'; break;
+    case '\b': buf[1] = 'b'; break;
+    case '\f': buf[1] = 'f'; break;
+    default:
+        buf[1] = 'u';
+        buf[2] = HEX[(c >> 12) & 15];
+        buf[3] = HEX[(c >> 8) & 15];
+        buf[4] = HEX[(c >> 4) & 15];
+        buf[5] = HEX[c & 15];
+        n = 6;
+    }
+    switch (w->kind) {
+    case 1:
+        memcpy(w->data + w->len, buf, (size_t)n);
+        break;
+    case 2: {
+        Py_UCS2 *d = (Py_UCS2 *)w->data + w->len;
+        for (int i = 0; i < n; i++)
+            d[i] = (Py_UCS2)(unsigned char)buf[i];
+        break;
+    }
+    default: {
+        Py_UCS4 *d = (Py_UCS4 *)w->data + w->len;
+        for (int i = 0; i < n; i++)
+            d[i] = (Py_UCS4)(unsigned char)buf[i];
+    }
+    }
+    w->len += n;
 }
 
 /* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
- * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex). */
+ * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).
+ *
+ * One pass measures the output (its length, and the largest character
+ * written as itself, which decides the output's kind: escapes are ASCII);
+ * the second writes it straight into the reserved buffer. */
 static int
 w_quoted(Writer *w, PyObject *u)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(u);
     int kind = PyUnicode_KIND(u);
     const void *data = PyUnicode_DATA(u);
-    /* The largest character written as itself decides the output's kind:
-     * one pass finds it (escapes are ASCII). */
-    Py_UCS4 top = 0;
-    if (PyUnicode_IS_ASCII(u)) {
-        top = 127;
+    /* The largest character written as itself decides the output's kind
+     * (escapes are ASCII).  A Latin-1 str says it by its ASCII flag; a
+     * UCS-4 str holds a character above U+FFFF, which is never escaped; a
+     * UCS-2 str may owe its kind to escaped characters only, so look. */
+    Py_UCS4 top;
+    if (kind == 1) {
+        top = PyUnicode_IS_ASCII(u) ? 127 : 255;
     }
-    else if (kind == 1) {
-        top = 255;
+    else if (kind == 4) {
+        top = 0x10FFFF;
     }
     else {
+        const Py_UCS2 *p = data;
+        top = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c > top && !escaped_char(c))
+            Py_UCS4 c = p[i];
+            if (c > top && !WIDE_ESCAPED(c))
                 top = c;
         }
     }
@@ -707,46 +840,26 @@ w_quoted(Writer *w, PyObject *u)
     }
     if (w_reserve(w, n + 2) < 0)
         return -1;
-    if (w_ascii(w, "\"", 1) < 0)
-        return -1;
-    Py_ssize_t run = 0; /* start of the pending run of unescaped characters */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (!escaped_char(c))
-            continue;
-        const char *esc = NULL;
-        char ubuf[6];
-        switch (c) {
-        case '"': esc = "\\\""; break;
-        case '\\': esc = "\\\\"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\t': esc = "\\t"; break;
-        case '\b': esc = "\\b"; break;
-        case '\f': esc = "\\f"; break;
-        default: break;
-        }
-        if (w_copy(w, kind, data, run, i) < 0)
+    PyUnicode_WRITE(w->kind, w->data, w->len, '"');
+    w->len++;
+    Py_ssize_t run = 0;
+    for (;;) {
+        Py_ssize_t i = next_escape(kind, data, run, n);
+        if (i >= n)
+            break;
+        /* Room for what is left, the escape growing it by up to 5. */
+        if (w_reserve(w, n - run + 6) < 0)
             return -1;
-        if (esc != NULL) {
-            if (w_ascii(w, esc, 2) < 0)
-                return -1;
-        }
-        else {
-            ubuf[0] = '\\';
-            ubuf[1] = 'u';
-            ubuf[2] = HEX[(c >> 12) & 15];
-            ubuf[3] = HEX[(c >> 8) & 15];
-            ubuf[4] = HEX[(c >> 4) & 15];
-            ubuf[5] = HEX[c & 15];
-            if (w_ascii(w, ubuf, 6) < 0)
-                return -1;
-        }
+        put_run(w, kind, data, run, i);
+        put_escape(w, PyUnicode_READ(kind, data, i));
         run = i + 1;
     }
-    if (w_copy(w, kind, data, run, n) < 0)
+    if (w_reserve(w, n - run + 1) < 0)
         return -1;
-    return w_ascii(w, "\"", 1);
+    put_run(w, kind, data, run, n);
+    PyUnicode_WRITE(w->kind, w->data, w->len, '"');
+    w->len++;
+    return 0;
 }
 
 static int
