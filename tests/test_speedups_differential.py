@@ -25,6 +25,7 @@ from speedups_support import assert_same, pure, require_accelerator, same_value
 
 import eson
 import eson.msgspec
+import eson.toon
 from eson import accelerator
 from eson.wire import eson_cells, eson_json, eson_numbers
 
@@ -346,3 +347,96 @@ def test_handoff_is_byte_identical_both_ways() -> None:
         decoded = assert_same(lambda text=text: eson.decode(text))
         if not number:
             assert same_value(decoded, value)
+
+
+# -- typed TOON tables -------------------------------------------------------------------
+
+
+class TRow(eson.msgspec.Record):
+    id: int
+    kind: Literal["a", "b", "c d", "1"]
+    name: str
+    score: float
+    ok: bool
+    note: str | None
+    size: int | float
+
+
+class TDoc(eson.msgspec.Message):
+    title: str
+    rows: list[TRow]
+
+
+class PTRow(eson.Record):
+    id: int
+    kind: Literal["a", "b", "c d", "1"]
+    name: str
+    score: float
+    ok: bool
+    note: str | None
+    size: int | float
+
+
+class PTDoc(eson.Message):
+    title: str
+    rows: list[PTRow]
+
+
+flat_values = st.fixed_dictionaries(
+    {
+        "id": ints,
+        "kind": st.sampled_from(["a", "b", "c d", "1"]),
+        "name": texts,
+        "score": floats,
+        "ok": st.booleans(),
+        "note": st.none() | texts,
+        "size": st.one_of(ints, floats),
+    }
+)
+
+
+@st.composite
+def tables_of(draw: st.DrawFn, cls: type) -> Any:
+    row_type = TRow if cls is TDoc else PTRow
+    rows = [row_type(**values) for values in draw(st.lists(flat_values, max_size=8))]
+    return cls(title=draw(texts), rows=rows)
+
+
+delimiters = st.sampled_from([",", "\t", "|"])
+
+
+@TYPED
+@given(st.sampled_from([TDoc, PTDoc]).flatmap(tables_of), delimiters)
+def test_toon_tables_encode_and_decode_the_same(model: Any, delimiter: str) -> None:
+    cls = type(model)
+    text = assert_same(lambda: eson.toon.encode(model, delimiter=delimiter))
+    if text is None:
+        return
+    assert_same(lambda: eson.toon.decode(text, type=cls), exact=False)
+    assert_same(lambda: eson.toon.decode(text), exact=True)
+
+
+@TYPED
+@given(
+    st.sampled_from([TDoc, PTDoc]).flatmap(
+        lambda cls: st.tuples(
+            st.just(cls),
+            mutated(
+                st.tuples(tables_of(cls), delimiters).map(
+                    lambda pair: _toon_or_empty(pair[0], pair[1])
+                )
+            ),
+        )
+    )
+)
+def test_toon_mutations_fail_or_decode_the_same(case: tuple[type, str]) -> None:
+    cls, text = case
+    assert_same(lambda: eson.toon.decode(text, type=cls), exact=False)
+    assert_same(lambda: eson.toon.decode(text, strict=False, type=cls), exact=False)
+
+
+def _toon_or_empty(model: Any, delimiter: str) -> str:
+    try:
+        return eson.toon.encode(model, delimiter=delimiter)
+    except eson.ESONError:
+        return ""

@@ -1040,6 +1040,44 @@ error:
 #define M_STR 3
 #define M_CHOICES 4 /* given as a dict: cell text -> value */
 
+/* The value of a Latin-1 cell starting with '-' or a digit, in one pass,
+ * when it is an integer of up to 18 digits or a decimal with an exact
+ * small mantissa; NULL without error otherwise (the caller decides). */
+static PyObject *
+latin1_number(const unsigned char *p, Py_ssize_t n, int *tag)
+{
+    Py_ssize_t i = 0;
+    int negative = 0;
+    if (p[0] == '-') {
+        negative = 1;
+        i = 1;
+    }
+    Py_ssize_t int_start = i;
+    unsigned long long mant = 0;
+    while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 18)
+        mant = mant * 10 + (unsigned long long)(p[i++] - '0');
+    Py_ssize_t int_digits = i - int_start;
+    if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
+        if (i == n) {
+            *tag = V_INT;
+            return PyLong_FromLongLong(negative ? -(long long)mant : (long long)mant);
+        }
+        if (p[i] == '.' && i + 1 < n) {
+            Py_ssize_t frac_start = ++i;
+            while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 16)
+                mant = mant * 10 + (unsigned long long)(p[i++] - '0');
+            if (i == n && i > frac_start && mant < 9007199254740992ULL) {
+#if EXACT_DOUBLE_OPS
+                double value = (double)mant / POW10[i - frac_start];
+                *tag = V_FLOAT;
+                return PyFloat_FromDouble(negative ? -value : value);
+#endif
+            }
+        }
+    }
+    return NULL;
+}
+
 /*
  * One cell's value (eson.wire.eson_cells.decode_cell) for cells the
  * accelerator reads: numbers (ints up to 18 digits), literals, bare and
@@ -1059,39 +1097,9 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
     }
     Py_UCS4 first = PyUnicode_READ(kind, data, s);
     if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
-        /* One pass over a Latin-1 cell: the grammar, the integer value, or
-         * an exact small-mantissa float; anything else takes the path below. */
-        const unsigned char *p = (const unsigned char *)data + s;
-        Py_ssize_t n = e - s, i = 0;
-        int negative = 0;
-        if (p[0] == '-') {
-            negative = 1;
-            i = 1;
-        }
-        Py_ssize_t int_start = i;
-        unsigned long long mant = 0;
-        while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 18)
-            mant = mant * 10 + (unsigned long long)(p[i++] - '0');
-        Py_ssize_t int_digits = i - int_start;
-        if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
-            if (i == n) {
-                *tag = V_INT;
-                return PyLong_FromLongLong(negative ? -(long long)mant : (long long)mant);
-            }
-            if (p[i] == '.' && i + 1 < n) {
-                Py_ssize_t frac_start = ++i;
-                while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 16)
-                    mant = mant * 10 + (unsigned long long)(p[i++] - '0');
-                if (i == n && i > frac_start && mant < 9007199254740992ULL) {
-                    Py_ssize_t frac_digits = i - frac_start;
-#if EXACT_DOUBLE_OPS
-                    double value = (double)mant / POW10[frac_digits];
-                    *tag = V_FLOAT;
-                    return PyFloat_FromDouble(negative ? -value : value);
-#endif
-                }
-            }
-        }
+        PyObject *v = latin1_number((const unsigned char *)data + s, e - s, tag);
+        if (v != NULL || PyErr_Occurred())
+            return v;
     }
     if (first == '-' || (first >= '0' && first <= '9')) {
         int fraction;
@@ -1239,6 +1247,196 @@ lookup_choice(PyObject *choices, const Line *ln, Py_ssize_t s, Py_ssize_t e)
     return NULL;
 }
 
+/* -------------------------------------------------------------- TOON cells */
+
+/* White space the TOON writer keeps off a bare token's edges (JavaScript's
+ * trim set less the control characters, which are quoted anyway). */
+static inline int
+is_toon_edge(Py_UCS4 c)
+{
+    return c == ' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+/* Characters that force quotes anywhere in a TOON token. */
+static inline int
+is_toon_bad(Py_UCS4 c, Py_UCS4 delimiter)
+{
+    return c < 0x20 || c == ':' || c == '"' || c == '\\' || c == '[' || c == ']' || c == '{' ||
+           c == '}' || c == delimiter || (c >= 0xD800 && c <= 0xDFFF);
+}
+
+/* Whether [s, e) looks like a number to a TOON reader: [+-]?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int
+toon_numberish(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
+{
+    Py_ssize_t i = s;
+    Py_UCS4 c;
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+        i++;
+    Py_ssize_t start = i;
+    while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+        i++;
+    if (i == start)
+        return 0;
+    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
+        Py_ssize_t f = ++i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == f)
+            return 0;
+    }
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
+        i++;
+        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+            i++;
+        Py_ssize_t f = i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == f)
+            return 0;
+    }
+    return i == e;
+}
+
+/* eson.wire.toon_quoting.format_string's test: may the str be written bare?
+ * Sets *surrogate when it holds one (the Python code raises for those). */
+static int
+toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    int safe = n > 0;
+    *surrogate = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (is_toon_bad(c, delimiter)) {
+            safe = 0;
+            if (c >= 0xD800 && c <= 0xDFFF) {
+                *surrogate = 1;
+                return 0;
+            }
+            if (kind == 1)
+                break; /* no surrogates in a Latin-1 str */
+        }
+    }
+    if (!safe)
+        return 0;
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    if (first == '-' || first == '#' || is_toon_edge(first) ||
+        is_toon_edge(PyUnicode_READ(kind, data, n - 1)))
+        return 0;
+    if (n <= 5 && is_literal(kind, data, 0, n))
+        return 0;
+    if ((first == '+' || (first >= '0' && first <= '9')) && toon_numberish(kind, data, 0, n))
+        return 0;
+    return 1;
+}
+
+/* eson.wire.toon_quoting.quote of a str without surrogates. */
+static int
+w_toon_quoted(Writer *w, PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    if (w_char(w, '"') < 0)
+        return -1;
+    Py_ssize_t run = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        char buf[6];
+        int len = 2;
+        if (c == '"' || c == '\\') {
+            buf[1] = (char)c;
+        }
+        else if (c == '\n') {
+            buf[1] = 'n';
+        }
+        else if (c == '\r') {
+            buf[1] = 'r';
+        }
+        else if (c == '\t') {
+            buf[1] = 't';
+        }
+        else if (c < 0x20) {
+            buf[1] = 'u';
+            buf[2] = '0';
+            buf[3] = '0';
+            buf[4] = HEX[(c >> 4) & 15];
+            buf[5] = HEX[c & 15];
+            len = 6;
+        }
+        else {
+            continue;
+        }
+        buf[0] = '\\';
+        if (w_slice(w, u, run, i) < 0 || w_ascii(w, buf, len) < 0)
+            return -1;
+        run = i + 1;
+    }
+    if (w_slice(w, u, run, n) < 0)
+        return -1;
+    return w_char(w, '"');
+}
+
+/* One value as its TOON token (format_primitive), for exact types the mask
+ * allows: 0 written; 1 not handled; -1 error. */
+static int
+w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    if (t == &PyUnicode_Type) {
+        if (!(mask & V_STR))
+            return 1;
+        int surrogate;
+        if (toon_is_safe(v, delimiter, &surrogate))
+            return w_str(w, v) < 0 ? -1 : 0;
+        if (surrogate)
+            return 1;
+        return w_toon_quoted(w, v) < 0 ? -1 : 0;
+    }
+    if (t == &PyLong_Type) {
+        if (!(mask & V_INT))
+            return 1;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow)
+            return 1;
+        if (x == -1 && PyErr_Occurred())
+            return -1;
+        return w_longlong(w, x) < 0 ? -1 : 0;
+    }
+    if (t == &PyFloat_Type) {
+        if (!(mask & V_FLOAT))
+            return 1;
+        double x = PyFloat_AS_DOUBLE(v);
+        if (!isfinite(x))
+            return 1;
+        if (x == 0.0)
+            return w_ascii(w, "0", 1) < 0 ? -1 : 0;
+        char buf[64];
+        int n = fixed_shortest(x, buf);
+        if (n == 0)
+            return 1; /* exponent forms and long digits: the Python code */
+        if (n >= 2 && buf[n - 1] == '0' && buf[n - 2] == '.')
+            n -= 2; /* an integral value loses its ".0" */
+        return w_ascii(w, buf, n) < 0 ? -1 : 0;
+    }
+    if (v == Py_True || v == Py_False) {
+        if (!(mask & V_BOOL))
+            return 1;
+        return w_ascii(w, v == Py_True ? "true" : "false", v == Py_True ? 4 : 5) < 0 ? -1 : 0;
+    }
+    if (v == Py_None) {
+        if (!(mask & V_NONE))
+            return 1;
+        return w_ascii(w, "null", 4) < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------- encode_rows */
 
 #define ACCESS_SLOTS 0
@@ -1263,10 +1461,22 @@ static PyObject *
 encode_rows(PyObject *self, PyObject *args)
 {
     PyObject *records, *cls, *keys, *masks;
+    PyObject *toon_delimiter = NULL, *pad = NULL;
     int access, number;
-    if (!PyArg_ParseTuple(args, "O!OiO!O!p", &PyList_Type, &records, &cls, &access,
-                          &PyTuple_Type, &keys, &PyTuple_Type, &masks, &number))
+    if (!PyArg_ParseTuple(args, "O!OiO!O!p|O!O!", &PyList_Type, &records, &cls, &access,
+                          &PyTuple_Type, &keys, &PyTuple_Type, &masks, &number,
+                          &PyUnicode_Type, &toon_delimiter, &PyUnicode_Type, &pad))
         return NULL;
+    /* TOON rows: cells joined by the delimiter, each line starting with pad. */
+    Py_UCS4 delimiter = '\t';
+    int toon = toon_delimiter != NULL;
+    if (toon) {
+        if (PyUnicode_GET_LENGTH(toon_delimiter) != 1 || pad == NULL || number) {
+            PyErr_SetString(PyExc_TypeError, "encode_rows: a one-character delimiter and a pad");
+            return NULL;
+        }
+        delimiter = PyUnicode_READ_CHAR(toon_delimiter, 0);
+    }
     Py_ssize_t width = PyTuple_GET_SIZE(keys);
     if (PyTuple_GET_SIZE(masks) != width || access < 0 || access > 2) {
         PyErr_SetString(PyExc_TypeError, "encode_rows: keys and masks differ in length");
@@ -1343,7 +1553,7 @@ encode_rows(PyObject *self, PyObject *args)
                 }
             }
         }
-        if (i && w_char(&w, '\n') < 0) {
+        if ((i && w_char(&w, '\n') < 0) || (toon && w_str(&w, pad) < 0)) {
             Py_XDECREF(dict);
             goto error;
         }
@@ -1369,14 +1579,14 @@ encode_rows(PyObject *self, PyObject *args)
                 if (value == NULL)
                     goto unhandled;
             }
-            if (j && w_char(&w, '\t') < 0) {
+            if (j && w_char(&w, delimiter) < 0) {
                 Py_XDECREF(dict);
                 goto error;
             }
             /* Hold the value while writing: nothing here runs Python code,
              * but the reference keeps that true for any future change. */
             Py_INCREF(value);
-            int rc = w_cell(&w, value, mask[j]);
+            int rc = toon ? w_toon_cell(&w, value, mask[j], delimiter) : w_cell(&w, value, mask[j]);
             Py_DECREF(value);
             if (rc) {
                 Py_XDECREF(dict);
@@ -1646,6 +1856,293 @@ done:
     Py_XDECREF(flags);
     PyMem_Free(lines);
     PyMem_Free(bounds);
+    return result;
+}
+
+/* ------------------------------------------------------------- TOON rows */
+
+/*
+ * One trimmed TOON token's value (eson.wire.toon_quoting.parse_primitive)
+ * for unquoted tokens: numbers (ints up to 18 digits; -0.0 reads as 0.0),
+ * literals, strings.  NULL without error: not handled (quotes, long ints,
+ * a float beyond range).  *tag gets the value's type bit.
+ */
+static PyObject *
+read_toon_token(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag)
+{
+    int kind = ln->kind;
+    const void *data = ln->data;
+    if (s == e) {
+        *tag = V_STR;
+        return PyUnicode_New(0, 0);
+    }
+    Py_UCS4 first = PyUnicode_READ(kind, data, s);
+    if (first == '"')
+        return NULL;
+    if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
+        PyObject *v = latin1_number((const unsigned char *)data + s, e - s, tag);
+        if (v != NULL && *tag == V_FLOAT && PyFloat_AS_DOUBLE(v) == 0.0) {
+            Py_DECREF(v);
+            return PyFloat_FromDouble(0.0); /* -0.0 reads as 0.0 */
+        }
+        if (v != NULL || PyErr_Occurred())
+            return v;
+    }
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (match_number(kind, data, s, e, &fraction)) {
+            Py_ssize_t n = e - s;
+            if (!fraction) {
+                if (n > 18 + (first == '-'))
+                    return NULL;
+                long long v = 0;
+                int negative = first == '-';
+                for (Py_ssize_t i = s + negative; i < e; i++)
+                    v = v * 10 + (long long)(PyUnicode_READ(kind, data, i) - '0');
+                *tag = V_INT;
+                return PyLong_FromLongLong(negative ? -v : v);
+            }
+            char small[64];
+            if (n >= (Py_ssize_t)sizeof(small))
+                return NULL;
+            for (Py_ssize_t i = 0; i < n; i++)
+                small[i] = (char)PyUnicode_READ(kind, data, s + i);
+            double value;
+            if (parse_float_ascii(small, n, &value) < 0)
+                return NULL;
+            if (isinf(value))
+                return NULL;
+            *tag = V_FLOAT;
+            return PyFloat_FromDouble(value == 0.0 ? 0.0 : value);
+        }
+    }
+    else if (e - s <= 5) {
+        if (equals_ascii(kind, data, s, e, "null")) {
+            *tag = V_NONE;
+            Py_RETURN_NONE;
+        }
+        if (equals_ascii(kind, data, s, e, "true")) {
+            *tag = V_BOOL;
+            Py_RETURN_TRUE;
+        }
+        if (equals_ascii(kind, data, s, e, "false")) {
+            *tag = V_BOOL;
+            Py_RETURN_FALSE;
+        }
+    }
+    *tag = V_STR;
+    return PyUnicode_Substring(ln->line, s, e);
+}
+
+/*
+ * toon_rows(text, separator, delimiter, width, modes) -> (columns, flags) | None
+ *
+ * The rows of a TOON table held as one text, rows cut at separator (a line
+ * feed and the rows' indentation), cells at delimiter.  None when the text
+ * holds a quote or a row has not exactly width cells (the Python splitter
+ * then decides).  columns[j] and flags[j] as for decode_rows: 1 the mode's
+ * fast path holds (M_INT, M_NUMBER, or a choices dict keyed by the cell
+ * text as split, spaces included), 0 decoded token by token (parse_cells
+ * values), 2 the cells as split (untrimmed), left to the Python decoder.
+ */
+static PyObject *
+toon_rows(PyObject *self, PyObject *args)
+{
+    PyObject *text, *separator, *delim, *modes;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "O!O!O!nO!", &PyUnicode_Type, &text, &PyUnicode_Type, &separator,
+                          &PyUnicode_Type, &delim, &width, &PyTuple_Type, &modes))
+        return NULL;
+    if (width < 1 || PyTuple_GET_SIZE(modes) != width || PyUnicode_GET_LENGTH(delim) != 1 ||
+        PyUnicode_GET_LENGTH(separator) < 1 || PyUnicode_READ_CHAR(separator, 0) != '\n') {
+        PyErr_SetString(PyExc_TypeError, "toon_rows: bad width, modes, delimiter or separator");
+        return NULL;
+    }
+    Py_UCS4 delimiter = PyUnicode_READ_CHAR(delim, 0);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t sep_len = PyUnicode_GET_LENGTH(separator);
+    int sep_kind = PyUnicode_KIND(separator);
+    const void *sep_data = PyUnicode_DATA(separator);
+    /* Count rows (line feeds each followed by the separator's pad). */
+    Py_ssize_t count = 1;
+    if (kind == 1) {
+        const char *p = data, *end = p + n, *q = p;
+        if (memchr(p, '"', (size_t)n) != NULL)
+            Py_RETURN_NONE;
+        while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+            count++;
+            q++;
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c == '"')
+                Py_RETURN_NONE;
+            if (c == '\n')
+                count++;
+        }
+    }
+    Py_ssize_t stride = width + 1;
+    if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t) / stride)
+        return PyErr_NoMemory();
+    Py_ssize_t *bounds = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)count * (size_t)stride);
+    Line *lines = PyMem_Malloc(sizeof(Line) * (size_t)count);
+    PyObject *columns = NULL, *flags = NULL, *result = NULL;
+    if (bounds == NULL || lines == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* bounds[r*stride + j]: start of cell j of row r; bounds[r*stride + width]: row end.
+     * (Cells are [start, next start - 1) except the last, [start, end).) */
+    Py_ssize_t row = 0, pos = 0;
+    while (row < count) {
+        Py_ssize_t *b = bounds + row * stride;
+        Py_ssize_t cells = 0;
+        b[cells++] = pos;
+        Py_ssize_t i = pos;
+        if (kind == 1) {
+            const unsigned char *p = data;
+            const unsigned char d = (unsigned char)delimiter;
+            for (; i < n; i++) {
+                unsigned char c = p[i];
+                if (c == '\n')
+                    break;
+                if (c == d && delimiter < 256) {
+                    if (cells == width)
+                        goto unhandled;
+                    b[cells++] = i + 1;
+                }
+            }
+        }
+        else {
+            for (; i < n; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                if (c == '\n')
+                    break;
+                if (c == delimiter) {
+                    if (cells == width)
+                        goto unhandled;
+                    b[cells++] = i + 1;
+                }
+            }
+        }
+        if (cells != width)
+            goto unhandled;
+        b[width] = i;
+        lines[row].kind = kind;
+        lines[row].data = data;
+        lines[row].line = text;
+        row++;
+        if (i < n) {
+            /* The separator must follow whole: a line feed, then the pad. */
+            if (i + sep_len > n)
+                goto unhandled;
+            for (Py_ssize_t k = 1; k < sep_len; k++) {
+                if (PyUnicode_READ(kind, data, i + k) != PyUnicode_READ(sep_kind, sep_data, k))
+                    goto unhandled;
+            }
+            pos = i + sep_len;
+        }
+        else if (row < count) {
+            goto unhandled;
+        }
+    }
+    columns = PyList_New(width);
+    flags = PyList_New(width);
+    if (columns == NULL || flags == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *mode = PyTuple_GET_ITEM(modes, j);
+        int m = M_GENERIC;
+        PyObject *choices = NULL;
+        Choices table;
+        table.count = 0;
+        int large = 0;
+        if (PyDict_Check(mode)) {
+            m = M_CHOICES;
+            choices = mode;
+            large = load_choices(choices, &table);
+        }
+        else {
+            m = (int)PyLong_AsLong(mode);
+            if (m == -1 && PyErr_Occurred())
+                goto done;
+        }
+        PyObject *list = PyList_New(count);
+        if (list == NULL)
+            goto done;
+        int ok = 1, raw = 0;
+        for (Py_ssize_t r = 0; r < count && !raw; r++) {
+            const Line *ln = &lines[r];
+            Py_ssize_t *b = bounds + r * stride;
+            Py_ssize_t s = b[j];
+            Py_ssize_t e = j + 1 < width ? b[j + 1] - 1 : b[width];
+            if (choices != NULL && ok) {
+                PyObject *v = large ? lookup_choice(choices, ln, s, e) : find_choice(&table, ln, s, e);
+                if (v != NULL) {
+                    Py_INCREF(v);
+                    PyList_SET_ITEM(list, r, v);
+                    continue;
+                }
+                ok = 0;
+            }
+            Py_ssize_t ts = s, te = e;
+            while (ts < te && PyUnicode_READ(kind, data, ts) == ' ')
+                ts++;
+            while (te > ts && PyUnicode_READ(kind, data, te - 1) == ' ')
+                te--;
+            int tag = 0;
+            PyObject *v = read_toon_token(ln, ts, te, &tag);
+            if (v == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(list);
+                    goto done;
+                }
+                raw = 1;
+                break;
+            }
+            PyList_SET_ITEM(list, r, v);
+            if ((m == M_INT && tag != V_INT) || (m == M_NUMBER && tag != V_INT && tag != V_FLOAT))
+                raw = 1;
+            if (m == M_STR)
+                ok = 0; /* no string fast path in TOON */
+        }
+        if (raw) {
+            Py_DECREF(list);
+            list = PyList_New(count);
+            if (list == NULL)
+                goto done;
+            for (Py_ssize_t r = 0; r < count; r++) {
+                Py_ssize_t *b = bounds + r * stride;
+                Py_ssize_t s = b[j];
+                Py_ssize_t e = j + 1 < width ? b[j + 1] - 1 : b[width];
+                PyObject *cell = PyUnicode_Substring(text, s, e);
+                if (cell == NULL) {
+                    Py_DECREF(list);
+                    goto done;
+                }
+                PyList_SET_ITEM(list, r, cell);
+            }
+        }
+        PyList_SET_ITEM(columns, j, list);
+        PyObject *flag = PyLong_FromLong(raw ? 2 : ok);
+        if (flag == NULL)
+            goto done;
+        PyList_SET_ITEM(flags, j, flag);
+    }
+    result = PyTuple_Pack(2, columns, flags);
+    goto done;
+unhandled:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(columns);
+    Py_XDECREF(flags);
+    PyMem_Free(bounds);
+    PyMem_Free(lines);
     return result;
 }
 
@@ -1938,10 +2435,12 @@ parse_float(PyObject *self, PyObject *text)
 
 static PyMethodDef methods[] = {
     {"encode_rows", encode_rows, METH_VARARGS,
-     "encode_rows(records, cls, access, keys, masks, number) -> str | None"},
+     "encode_rows(records, cls, access, keys, masks, number, toon_delimiter=None, pad='') -> str | None"},
     {"decode_rows", decode_rows, METH_VARARGS,
      "decode_rows(body, width, modes, numbered) -> (columns, flags) | None"},
     {"decode_cells", decode_cells, METH_O, "decode_cells(texts) -> list | None"},
+    {"toon_rows", toon_rows, METH_VARARGS,
+     "toon_rows(text, separator, delimiter, width, modes) -> (columns, flags) | None"},
     {"encode_cells", encode_cells, METH_VARARGS, "encode_cells(values, mask=31) -> list[str] | None"},
     {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
     {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
