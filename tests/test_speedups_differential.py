@@ -321,6 +321,7 @@ def test_typed_mutations_fail_or_decode_the_same(case: tuple[type, str]) -> None
     assert_same(lambda: eson.decode(text, type=cls), exact=False)
 
 
+@pytest.mark.filterwarnings("ignore:Pydantic serializer warnings")
 @TYPED
 @given(st.sampled_from([MDoc, PDoc]).flatmap(documents_of))
 def test_typed_rows_of_the_wrong_type_take_the_reference_path(model: Any) -> None:
