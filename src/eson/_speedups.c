@@ -1658,7 +1658,7 @@ is_row_number(const Line *ln, Py_ssize_t s, Py_ssize_t e, Py_ssize_t number)
 static int
 decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count,
                     Py_ssize_t stride, Py_ssize_t column, PyObject *mode, PyObject **values,
-                    int *fast)
+                    int *fast, int *types)
 {
     PyObject *list = PyList_New(count);
     if (list == NULL)
@@ -1676,7 +1676,7 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
             return -1;
         }
     }
-    int ok = 1;
+    int ok = 1, seen = 0;
     Choices table;
     table.count = 0;
     int large = choices != NULL ? load_choices(choices, &table) : 0;
@@ -1687,6 +1687,10 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
         if (choices != NULL && ok) {
             PyObject *v = large ? lookup_choice(choices, ln, s, e) : find_choice(&table, ln, s, e);
             if (v != NULL) {
+                seen |= v == Py_None ? V_NONE
+                        : (v == Py_True || v == Py_False) ? V_BOOL
+                        : PyUnicode_CheckExact(v) ? V_STR
+                        : V_ALL; /* another value: say nothing exact */
                 Py_INCREF(v);
                 PyList_SET_ITEM(list, i, v);
                 continue;
@@ -1699,6 +1703,7 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
             return PyErr_Occurred() ? -1 : 1;
         }
         PyList_SET_ITEM(list, i, v);
+        seen |= tag;
         /* A number column holding something else: the Python decoder's own
          * attempt comes first there, so it reads the texts itself. */
         if ((m == M_INT && tag != V_INT) || (m == M_NUMBER && tag != V_INT && tag != V_FLOAT)) {
@@ -1719,6 +1724,7 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
     }
     *values = list;
     *fast = ok;
+    *types = seen;
     return 0;
 }
 
@@ -1744,7 +1750,7 @@ column_texts(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count, Py_s
 }
 
 /*
- * decode_rows(body, width, modes, numbered) -> (columns, flags) | None
+ * decode_rows(body, width, modes, numbered) -> (columns, flags, types) | None
  *
  * body: the section's row lines (list of str); width: the declared field
  * count (at least 1); modes: one per field, an int mode or a choices dict;
@@ -1758,7 +1764,8 @@ column_texts(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count, Py_s
  *      M_NUMBER all JSON numbers, M_STR all bare strings, a choices dict
  *      every cell one of its keys (values are then the dict's);
  *   0  decoded cell by cell (eson_cells.decode_cell values), mode not held;
- *   2  not decoded: columns[j] holds the cell texts, for the Python code.
+ *   2  not decoded: columns[j] holds the cell texts, for the Python code;
+ * and types[j] is the bit mask of the value types in column j (0 for 2).
  */
 static PyObject *
 decode_rows(PyObject *self, PyObject *args)
@@ -1782,7 +1789,7 @@ decode_rows(PyObject *self, PyObject *args)
     Line *lines = PyMem_Malloc(sizeof(Line) * (size_t)(count ? count : 1));
     Py_ssize_t *bounds = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(count ? count : 1) *
                                       (size_t)stride);
-    PyObject *columns = NULL, *flags = NULL, *result = NULL;
+    PyObject *columns = NULL, *flags = NULL, *masks = NULL, *result = NULL;
     if (lines == NULL || bounds == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -1826,13 +1833,14 @@ decode_rows(PyObject *self, PyObject *args)
     Py_ssize_t first = numbered == 2 ? 1 : 0;
     columns = PyList_New(width - first);
     flags = PyList_New(width - first);
-    if (columns == NULL || flags == NULL)
+    masks = PyList_New(width - first);
+    if (columns == NULL || flags == NULL || masks == NULL)
         goto done;
     for (Py_ssize_t j = first; j < width; j++) {
         PyObject *values = NULL;
-        int fast = 0;
+        int fast = 0, types = 0;
         int rc = decode_column_cells(lines, bounds, count, stride, j, PyTuple_GET_ITEM(modes, j),
-                                     &values, &fast);
+                                     &values, &fast, &types);
         if (rc < 0)
             goto done;
         if (rc == 1) {
@@ -1843,10 +1851,11 @@ decode_rows(PyObject *self, PyObject *args)
         }
         PyList_SET_ITEM(columns, j - first, values);
         PyList_SET_ITEM(flags, j - first, PyLong_FromLong(fast));
-        if (PyList_GET_ITEM(flags, j - first) == NULL)
+        PyList_SET_ITEM(masks, j - first, PyLong_FromLong(fast == 2 ? 0 : types));
+        if (PyList_GET_ITEM(flags, j - first) == NULL || PyList_GET_ITEM(masks, j - first) == NULL)
             goto done;
     }
-    result = PyTuple_Pack(2, columns, flags);
+    result = PyTuple_Pack(3, columns, flags, masks);
     goto done;
 unhandled:
     result = Py_None;
@@ -1854,6 +1863,7 @@ unhandled:
 done:
     Py_XDECREF(columns);
     Py_XDECREF(flags);
+    Py_XDECREF(masks);
     PyMem_Free(lines);
     PyMem_Free(bounds);
     return result;
@@ -2298,6 +2308,91 @@ build_records(PyObject *self, PyObject *args)
     return out;
 }
 
+/* The slot offsets of member descriptors of cls (see encode_rows); -1 with
+ * TypeError when one is not an object slot of the class. */
+static int
+slot_offsets(PyObject *cls, PyObject *slots, Py_ssize_t *offset)
+{
+    Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *key = PyTuple_GET_ITEM(slots, j);
+        if (!Py_IS_TYPE(key, &PyMemberDescr_Type)) {
+            PyErr_SetString(PyExc_TypeError, "slots must be member descriptors");
+            return -1;
+        }
+        PyMemberDescrObject *d = (PyMemberDescrObject *)key;
+        if (!PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(d)) ||
+            d->d_member->type != T_OBJECT_EX || d->d_member->offset <= 0 ||
+            d->d_member->offset + (Py_ssize_t)sizeof(PyObject *) >
+                ((PyTypeObject *)cls)->tp_basicsize) {
+            PyErr_SetString(PyExc_TypeError, "not an object slot of the class");
+            return -1;
+        }
+        offset[j] = d->d_member->offset;
+    }
+    return 0;
+}
+
+/*
+ * build_structs(cls, slots, columns) -> list
+ *
+ * One instance of cls per row with its slots set to the row's values, as
+ * the class's own positional constructor sets them -- for classes whose
+ * construction is exactly that (msgspec Structs without __post_init__; the
+ * caller decides).  Allocation is the class's tp_alloc, which zero-fills.
+ */
+static PyObject *
+build_structs(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *slots, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &cls, &PyTuple_Type, &slots, &PyList_Type,
+                          &columns))
+        return NULL;
+    Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    if (width == 0 || width > 64 || PyList_GET_SIZE(columns) != width) {
+        PyErr_SetString(PyExc_TypeError, "build_structs: 1 to 64 slots, one column each");
+        return NULL;
+    }
+    Py_ssize_t offset[64];
+    if (slot_offsets(cls, slots, offset) < 0)
+        return NULL;
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_structs: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        /* No Python code runs in this loop (tp_alloc of a Struct class does
+         * not call into Python), so the columns cannot change under it. */
+        PyObject *obj = type->tp_alloc(type, 0);
+        if (obj == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        int containers = 0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *v = PyList_GET_ITEM(PyList_GET_ITEM(columns, j), i);
+            Py_INCREF(v);
+            *(PyObject **)((char *)obj + offset[j]) = v;
+            containers |= PyObject_IS_GC(v);
+        }
+        /* Like msgspec, leave an instance of atomic values out of the cycle
+         * collector: it cannot be part of a cycle. */
+        if (!containers && PyObject_IS_GC(obj) && PyObject_GC_IsTracked(obj))
+            PyObject_GC_UnTrack(obj);
+        PyList_SET_ITEM(out, i, obj);
+    }
+    return out;
+}
+
 /* ------------------------------------------------------------ single cells */
 
 /* encode_str(text) -> str: the cell of an exact str (None for others). */
@@ -2437,13 +2532,14 @@ static PyMethodDef methods[] = {
     {"encode_rows", encode_rows, METH_VARARGS,
      "encode_rows(records, cls, access, keys, masks, number, toon_delimiter=None, pad='') -> str | None"},
     {"decode_rows", decode_rows, METH_VARARGS,
-     "decode_rows(body, width, modes, numbered) -> (columns, flags) | None"},
+     "decode_rows(body, width, modes, numbered) -> (columns, flags, types) | None"},
     {"decode_cells", decode_cells, METH_O, "decode_cells(texts) -> list | None"},
     {"toon_rows", toon_rows, METH_VARARGS,
      "toon_rows(text, separator, delimiter, width, modes) -> (columns, flags) | None"},
     {"encode_cells", encode_cells, METH_VARARGS, "encode_cells(values, mask=31) -> list[str] | None"},
     {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
     {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
+    {"build_structs", build_structs, METH_VARARGS, "build_structs(cls, slots, columns) -> list"},
     {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},
     {"quote", quote, METH_O, "quote(text) -> str | None"},
     {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},

@@ -65,7 +65,16 @@ def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
     return decode_column(texts), False
 
 
-_untyped.native_mode = (MODE_GENERIC, False)  # type: ignore[attr-defined]
+_untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
+_EXACT_MASKS: dict[Any, int] = {int: 2, float: 4, str: 1, bool: 8}  # accelerator type bits
+
+
+def _exact_mask(annotation: Any) -> int:
+    """The accelerator's type bit of a bare ``int``/``float``/``str``/``bool`` annotation, else 0."""
+    try:
+        return _EXACT_MASKS.get(annotation, 0)
+    except TypeError:  # an unhashable annotation
+        return 0
 
 
 def _column_decoder(item: FieldSchema) -> ColumnDecoder:
@@ -99,7 +108,11 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
             except KeyError:
                 return decode_column(texts), False
 
-        decode_known.native_mode = (known, exact)  # type: ignore[attr-defined]
+        decode_known.native_mode = (  # type: ignore[attr-defined]
+            known,
+            exact,
+            _exact_mask(annotation),
+        )
         return decode_known
     fast: Callable[[Sequence[str]], list[Any] | None] | None = None
     if plain == {int}:
@@ -119,7 +132,11 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
             return values, trusted
         return decode_column(texts), False
 
-    decode.native_mode = (_NATIVE_MODES[fast], trusted)  # type: ignore[attr-defined]
+    decode.native_mode = (  # type: ignore[attr-defined]
+        _NATIVE_MODES[fast],
+        trusted,
+        _exact_mask(annotation),
+    )
     return decode
 
 
@@ -156,12 +173,12 @@ class _RecordsDecoder:
         done = native.decode_rows(section.body, len(fields), modes, numbered)
         if done is None:
             return None
-        columns, flags = done
+        columns, flags, types = done
         if drop:
             decoders = decoders[1:]
             fields = fields[1:]
         trusted: list[bool] = []
-        for position, (decoder, flag) in enumerate(zip(decoders, flags)):
+        for position, (decoder, flag, mask) in enumerate(zip(decoders, flags, types)):
             if flag == RAW:  # cells the accelerator leaves to the Python decoder
                 try:
                     columns[position], ok = decoder(columns[position])
@@ -169,7 +186,10 @@ class _RecordsDecoder:
                     raise _located(exc, section, fields[position]) from None
                 trusted.append(ok)
             else:
-                trusted.append(flag == 1 and decoder.native_mode[1])  # type: ignore[attr-defined]
+                _, trust, exact = decoder.native_mode  # type: ignore[attr-defined]
+                # Values all of the field's exact type (int, float, str, bool) are
+                # valid as they are, which is what the binding's check would find.
+                trusted.append((flag == 1 and trust) or (exact != 0 and mask == exact))
         return columns, trusted
 
     def __call__(self, section: Section) -> Any:

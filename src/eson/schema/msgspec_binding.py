@@ -246,6 +246,10 @@ class MsgspecBinding:
         if tuple(item.attr for item in fields) != cls.__struct_fields__:
             return None
         checks = [_column_check(item) for item in fields]
+        # Without __post_init__, constructing a Struct from positional values
+        # only sets its slots: the accelerator may do just that.
+        access = self.native_access(cls, [item.attr for item in fields])
+        slots = access[1] if access is not None and not hasattr(cls, "__post_init__") else None
 
         def build(columns: list[list[Any]], trusted: list[bool]) -> list[Any]:
             checked = [
@@ -253,6 +257,8 @@ class MsgspecBinding:
                 for check, column, ok in zip(checks, columns, trusted)
             ]
             if native is not None:
+                if slots is not None:
+                    return native.build_structs(cls, slots, checked)
                 return native.build_records(cls, checked)
             return list(map(cls, *checked))
 

@@ -518,7 +518,7 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
             section.body, len(fields), (MODE_GENERIC,) * len(fields), int(section.numbered)
         )
         if done is not None:  # None: a row's shape is off; the code below reports it
-            decoded, flags = done
+            decoded, flags, _ = done
             for position, flag in enumerate(flags):
                 if flag == RAW:  # cells the accelerator leaves to decode_column
                     decoded[position] = _decode_located(section, decoded[position], fields[position])
