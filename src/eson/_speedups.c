@@ -920,6 +920,52 @@ typedef struct {
     PyObject *line;
 } Line;
 
+/* The closing quote of a quoted cell whose opening quote is at s (or -1),
+ * whether a backslash occurs, and the largest character before the close
+ * (escape sequences are ASCII).  -2: a raw control character (strict JSON
+ * rejects it). */
+#define SCAN_QUOTED(SRC_T)                                                        \
+    do {                                                                          \
+        const SRC_T *p_ = (const SRC_T *)data;                                    \
+        for (Py_ssize_t i_ = s + 1; i_ < e; i_++) {                               \
+            Py_UCS4 c_ = p_[i_];                                                  \
+            if (c_ == '"') {                                                      \
+                close = i_;                                                       \
+                break;                                                            \
+            }                                                                     \
+            if (c_ < 0x20)                                                        \
+                return NULL;                                                      \
+            if (c_ == '\\') {                                                     \
+                escapes = 1;                                                      \
+                i_++;                                                             \
+                continue;                                                         \
+            }                                                                     \
+            if (c_ > top)                                                         \
+                top = c_;                                                         \
+        }                                                                         \
+    } while (0)
+
+static int
+hex4(int kind, const void *data, Py_ssize_t at, Py_UCS4 *out)
+{
+    Py_UCS4 value = 0;
+    for (int k = 0; k < 4; k++) {
+        Py_UCS4 h = PyUnicode_READ(kind, data, at + k);
+        int v;
+        if (h >= '0' && h <= '9')
+            v = (int)(h - '0');
+        else if (h >= 'a' && h <= 'f')
+            v = (int)(h - 'a' + 10);
+        else if (h >= 'A' && h <= 'F')
+            v = (int)(h - 'A' + 10);
+        else
+            return 0;
+        value = value * 16 + (Py_UCS4)v;
+    }
+    *out = value;
+    return 1;
+}
+
 /* Decode a quoted cell [s, e) that starts with '"' as json.loads would give
  * it, when it is exactly one JSON string.  NULL without error: not handled. */
 static PyObject *
@@ -927,37 +973,44 @@ read_quoted(const Line *ln, Py_ssize_t s, Py_ssize_t e)
 {
     int kind = ln->kind;
     const void *data = ln->data;
-    Py_ssize_t i = s + 1;
     Py_ssize_t close = -1;
     int escapes = 0;
-    for (; i < e; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c == '"') {
-            close = i;
-            break;
-        }
-        if (c < 0x20)
-            return NULL; /* a raw control character: strict JSON rejects it */
-        if (c == '\\') {
-            escapes = 1;
-            i++;
-        }
-    }
+    Py_UCS4 top = 0;
+    if (kind == 1)
+        SCAN_QUOTED(Py_UCS1);
+    else if (kind == 2)
+        SCAN_QUOTED(Py_UCS2);
+    else
+        SCAN_QUOTED(Py_UCS4);
     if (close != e - 1)
         return NULL; /* unterminated, or text after the string */
     if (!escapes)
         return PyUnicode_Substring(ln->line, s + 1, close);
     Writer w;
     w_init(&w);
+    w.maxchar = top;
+    if ((kind_for(top) > 1 && w_widen(&w, kind_for(top)) < 0) || w_reserve(&w, close - s) < 0)
+        goto error;
     Py_ssize_t run = s + 1;
-    for (i = s + 1; i < close; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c != '\\')
-            continue;
-        if (w_slice(&w, ln->line, run, i) < 0)
+    for (;;) {
+        /* The next backslash (runs between them are copied whole). */
+        Py_ssize_t i = run;
+        if (kind == 1) {
+            const void *hit = memchr((const char *)data + i, '\\', (size_t)(close - i));
+            i = hit == NULL ? close : (const char *)hit - (const char *)data;
+        }
+        else {
+            while (i < close && PyUnicode_READ(kind, data, i) != '\\')
+                i++;
+        }
+        if (w_reserve(&w, i - run) < 0)
             goto error;
+        put_run(&w, kind, data, run, i);
+        if (i >= close)
+            break;
         Py_UCS4 d = PyUnicode_READ(kind, data, i + 1);
         Py_UCS4 out;
+        Py_ssize_t used = 2;
         switch (d) {
         case '"': out = '"'; break;
         case '\\': out = '\\'; break;
@@ -967,67 +1020,31 @@ read_quoted(const Line *ln, Py_ssize_t s, Py_ssize_t e)
         case 'n': out = '\n'; break;
         case 'r': out = '\r'; break;
         case 't': out = '\t'; break;
-        case 'u': {
-            if (i + 6 > close)
+        case 'u':
+            if (i + 6 > close || !hex4(kind, data, i + 2, &out))
                 goto unhandled;
-            out = 0;
-            for (int k = 2; k < 6; k++) {
-                Py_UCS4 h = PyUnicode_READ(kind, data, i + k);
-                int v;
-                if (h >= '0' && h <= '9')
-                    v = (int)(h - '0');
-                else if (h >= 'a' && h <= 'f')
-                    v = (int)(h - 'a' + 10);
-                else if (h >= 'A' && h <= 'F')
-                    v = (int)(h - 'A' + 10);
-                else
-                    goto unhandled;
-                out = out * 16 + (Py_UCS4)v;
-            }
-            i += 4;
+            used = 6;
             /* A high surrogate escape followed by a low one is one
              * character (as Python's json reads it); alone, each stays. */
-            if (out >= 0xD800 && out <= 0xDBFF && i + 7 <= close &&
-                PyUnicode_READ(kind, data, i + 2) == '\\' &&
-                PyUnicode_READ(kind, data, i + 3) == 'u') {
-                Py_UCS4 low = 0;
-                int good = 1;
-                for (int k = 4; k < 8; k++) {
-                    Py_UCS4 h = PyUnicode_READ(kind, data, i + k);
-                    int v;
-                    if (h >= '0' && h <= '9')
-                        v = (int)(h - '0');
-                    else if (h >= 'a' && h <= 'f')
-                        v = (int)(h - 'a' + 10);
-                    else if (h >= 'A' && h <= 'F')
-                        v = (int)(h - 'A' + 10);
-                    else {
-                        good = 0;
-                        break;
-                    }
-                    low = low * 16 + (Py_UCS4)v;
-                }
-                if (good && low >= 0xDC00 && low <= 0xDFFF) {
+            if (out >= 0xD800 && out <= 0xDBFF && i + 12 <= close &&
+                PyUnicode_READ(kind, data, i + 6) == '\\' &&
+                PyUnicode_READ(kind, data, i + 7) == 'u') {
+                Py_UCS4 low;
+                if (hex4(kind, data, i + 8, &low) && low >= 0xDC00 && low <= 0xDFFF) {
                     out = 0x10000 + (((out - 0xD800) << 10) | (low - 0xDC00));
-                    i += 6;
+                    used = 12;
                 }
             }
             break;
-        }
         default:
             goto unhandled;
         }
         if (w_char(&w, out) < 0)
             goto error;
-        i++;
-        run = i + 1;
+        run = i + used;
     }
-    if (w_slice(&w, ln->line, run, close) < 0)
-        goto error;
     return w_finish(&w);
 unhandled:
-    w_free(&w);
-    return NULL;
 error:
     w_free(&w);
     return NULL;
