@@ -17,8 +17,11 @@ sdist="$(ls "$out"/dist/*.tar.gz)"
 wheel="$(ls "$out"/dist/*.whl)"
 pure="$(ls "$out"/pure/*.whl)"
 case "$pure" in *-py3-none-any.whl) ;; *) echo "pure wheel is not py3-none-any: $pure"; exit 1 ;; esac
-if unzip -l "$wheel" | grep -q '\.c$'; then echo "the wheel ships C source"; exit 1; fi
-tar -tzf "$sdist" | grep -q 'src/eson/_speedups.c' || { echo "the sdist lacks the C source"; exit 1; }
+wheel_files="$(unzip -l "$wheel")"
+sdist_files="$(tar -tzf "$sdist")"
+if grep -q '\.c$' <<<"$wheel_files"; then echo "the wheel ships C source"; exit 1; fi
+grep -q '_speedups.*\.so$' <<<"$wheel_files" || { echo "the wheel lacks the accelerator"; exit 1; }
+grep -q 'src/eson/_speedups.c$' <<<"$sdist_files" || { echo "the sdist lacks the C source"; exit 1; }
 
 check() {  # check NAME ARTIFACT EXPECTED_SPEEDUPS TESTS...
   local name="$1" artifact="$2" expected="$3"
