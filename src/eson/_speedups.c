@@ -1266,13 +1266,12 @@ lookup_choice(PyObject *choices, const Line *ln, Py_ssize_t s, Py_ssize_t e)
 
 /* -------------------------------------------------------------- TOON cells */
 
-/* White space the TOON writer keeps off a bare token's edges (JavaScript's
- * trim set less the control characters, which are quoted anyway). */
+/* White space the TOON writer keeps off a bare token's edges: U+0020 only
+ * (spec v4.0 section 7.2; TAB is a control character, quoted anywhere). */
 static inline int
 is_toon_edge(Py_UCS4 c)
 {
-    return c == ' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+    return c == ' ';
 }
 
 /* Characters that force quotes anywhere in a TOON token. */
