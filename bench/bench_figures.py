@@ -272,7 +272,7 @@ def time_cases(records: int, large: int) -> dict[str, float]:
         )
     except ImportError:
         pass
-    return interleaved_best(cases, rounds=9)
+    return interleaved_best(cases, rounds=25)
 
 
 def peak_memory(large: int) -> dict[str, int]:
