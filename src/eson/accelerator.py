@@ -51,8 +51,13 @@ else:
     #: The accelerator module, or ``None`` when pure Python is running.
     native = _load()
 
-#: Whether the accelerator is in use.
 enabled: bool = native is not None
+"""Whether the optional C accelerator is in use (``eson.speedups``).
+
+``False`` when it is not built (no C compiler at install time, the pure
+wheel, another interpreter) or when ``TYPED_ESON_NO_SPEEDUPS=1`` is set.
+Results are the same either way; see the accelerator page.
+"""
 
 
 # -- the constants the C functions take (the same numbers as in _speedups.c) --
