@@ -135,6 +135,36 @@ def test_string_cells_are_the_reference(text: str) -> None:
     assert accelerator.native.is_bare(text) == eson_cells.is_bare(text)
 
 
+# Long enough for the accelerator's block scans (16 bytes at a time): runs of
+# one width with the escaped characters at every offset of a block.
+long_texts = st.lists(st.one_of(tricky, any_char, st.sampled_from("abcdefgh")), max_size=80).map(
+    "".join
+)
+ESCAPED = ['"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "\u2028", "\u2029", "\ud800", "\udfff"]
+BASES = ["a", "\u00e9", "\u4e2d", "\U0001f600", "\ufffd"]
+
+
+@SETTINGS
+@given(long_texts)
+def test_long_string_cells_are_the_reference(text: str) -> None:
+    assert accelerator.native is not None
+    assert_same(lambda: eson_json.quote(text))
+    assert_same(lambda: eson_cells.encode_str(text))
+    # After a wide cell the output is wide: the same text copied across kinds.
+    assert_same(lambda: eson_cells.encode_str_column(["\U0001f600", text, "\u4e2d", text]))
+
+
+def test_escapes_at_every_block_offset() -> None:
+    for base in BASES:
+        for special in ESCAPED:
+            for length in (15, 16, 17, 33, 40):
+                for at in range(length):
+                    text = base * at + special + base * (length - at - 1)
+                    assert_same(lambda: eson_json.quote(text))
+                    for column in (["\U0001f600", text], ["\u4e2d", text], [text, text]):
+                        assert_same(lambda: eson_cells.encode_str_column(column))
+
+
 @SETTINGS
 @given(st.lists(cells, max_size=6))
 def test_cell_columns_are_the_reference(values: list[Any]) -> None:

@@ -696,51 +696,6 @@ static const unsigned char ESCAPE_EXTRA[128] = {
 /* Whether any of 8 bytes is escaped in a quoted cell (< 0x20, '"', '\\'). */
 #define WORD_ESCAPES(x) (HAS_LESS(x, 0x20) | HAS_BYTE(x, 0x22) | HAS_BYTE(x, 0x5C))
 
-/* Index of the first escaped character of (kind, data) at or after i. */
-static inline Py_ssize_t
-next_escape(int kind, const void *data, Py_ssize_t i, Py_ssize_t n)
-{
-    if (kind == 1) {
-        const Py_UCS1 *p = data;
-        for (; i + 8 <= n; i += 8) {
-            unsigned long long x;
-            memcpy(&x, p + i, 8);
-            /* A flag may come from a byte >= 0x80 (never escaped) or spill
-             * past a true hit; masking the high bytes' own flags and then
-             * checking bytes one by one keeps the answer exact. */
-            if (!(WORD_ESCAPES(x) & ~(x & HIGHS)))
-                continue;
-            for (int k = 0; k < 8; k++) {
-                Py_UCS1 c = p[i + k];
-                if (c < 128 && ESCAPE_EXTRA[c])
-                    return i + k;
-            }
-        }
-        for (; i < n; i++) {
-            Py_UCS1 c = p[i];
-            if (c < 128 && ESCAPE_EXTRA[c])
-                return i;
-        }
-        return n;
-    }
-    if (kind == 2) {
-        const Py_UCS2 *p = data;
-        for (; i < n; i++) {
-            Py_UCS4 c = p[i];
-            if (c < 128 ? ESCAPE_EXTRA[c] != 0 : WIDE_ESCAPED(c))
-                return i;
-        }
-        return n;
-    }
-    const Py_UCS4 *p = data;
-    for (; i < n; i++) {
-        Py_UCS4 c = p[i];
-        if (c < 128 ? ESCAPE_EXTRA[c] != 0 : WIDE_ESCAPED(c))
-            return i;
-    }
-    return n;
-}
-
 /* Copy characters [start, end) of (kind, data) to the writer's end; the
  * writer has room and a kind at least as wide as every character copied. */
 static inline void
@@ -760,53 +715,106 @@ put_run(Writer *w, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
     w->len += n;
 }
 
-static inline void
-put_escape(Writer *w, Py_UCS4 c)
+/* Whether a character is escaped in a quoted ESON cell. */
+#define NEEDS_ESCAPE(c) ((c) < 128 ? ESCAPE_EXTRA[(c)] != 0 : WIDE_ESCAPED(c))
+
+/* The fused scan-and-copy of w_quoted for one (source, destination) pair of
+ * character types: characters are copied as they are checked, escapes
+ * written in place.  The destination has room for what is left plus
+ * QUOTE_SLACK (re-checked after every escape, which may grow it by 5). */
+#define QUOTE_SLACK 24
+#define QUOTE_SCALAR(SRC_T, DST_T)                                                \
+    do {                                                                          \
+        const SRC_T *src_ = (const SRC_T *)data;                                  \
+        for (; i < n; i++) {                                                      \
+            Py_UCS4 c_ = src_[i];                                                 \
+            if (!NEEDS_ESCAPE(c_)) {                                              \
+                ((DST_T *)w->data)[w->len++] = (DST_T)c_;                         \
+                continue;                                                         \
+            }                                                                     \
+            DST_T *dst_ = (DST_T *)w->data + w->len;                              \
+            PUT_ESCAPE(DST_T, dst_, c_);                                          \
+            w->len = dst_ - (DST_T *)w->data;                                     \
+            if (w->cap - w->len < n - i + QUOTE_SLACK &&                          \
+                w_reserve(w, n - i + QUOTE_SLACK) < 0)                            \
+                return -1;                                                        \
+        }                                                                         \
+    } while (0)
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* Same-kind runs 16 bytes at a time: a block with no escaped character is
+ * stored whole; otherwise the block is stored whole too (the slack takes
+ * the spill), the length advanced to the first escaped character, and that
+ * one written by the scalar code. */
+#define QUOTE_BLOCKS(T, PER, TEST)                                                \
+    do {                                                                          \
+        const T *src_ = (const T *)data;                                          \
+        while (i + PER <= n) {                                                    \
+            __m128i v_ = _mm_loadu_si128((const __m128i *)(src_ + i));            \
+            __m128i hit_ = TEST(v_);                                              \
+            int mask_ = _mm_movemask_epi8(hit_);                                  \
+            _mm_storeu_si128((__m128i *)((T *)w->data + w->len), v_);             \
+            if (!mask_) {                                                         \
+                i += PER;                                                         \
+                w->len += PER;                                                    \
+                continue;                                                         \
+            }                                                                     \
+            int at_ = __builtin_ctz((unsigned)mask_) / (int)sizeof(T);            \
+            i += at_;                                                             \
+            w->len += at_;                                                        \
+            Py_UCS4 c_ = src_[i];                                                 \
+            T *dst_ = (T *)w->data + w->len;                                      \
+            PUT_ESCAPE(T, dst_, c_);                                              \
+            w->len = dst_ - (T *)w->data;                                         \
+            i++;                                                                  \
+            if (w->cap - w->len < n - i + QUOTE_SLACK &&                          \
+                w_reserve(w, n - i + QUOTE_SLACK) < 0)                            \
+                return -1;                                                        \
+        }                                                                         \
+    } while (0)
+
+static inline __m128i
+escapes8(__m128i v)
 {
-    char buf[6];
-    int n = 2;
-    buf[0] = '\\';
-    switch (c) {
-    case '"': buf[1] = '"'; break;
-    case '\\': buf[1] = '\\'; break;
-    case '\n': buf[1] = 'n'; break;
-    case '\r': buf[1] = 'r'; break;
-    case '\t': buf[1] = 't'; break;
-    case '\b': buf[1] = 'b'; break;
-    case '\f': buf[1] = 'f'; break;
-    default:
-        buf[1] = 'u';
-        buf[2] = HEX[(c >> 12) & 15];
-        buf[3] = HEX[(c >> 8) & 15];
-        buf[4] = HEX[(c >> 4) & 15];
-        buf[5] = HEX[c & 15];
-        n = 6;
-    }
-    switch (w->kind) {
-    case 1:
-        memcpy(w->data + w->len, buf, (size_t)n);
-        break;
-    case 2: {
-        Py_UCS2 *d = (Py_UCS2 *)w->data + w->len;
-        for (int i = 0; i < n; i++)
-            d[i] = (Py_UCS2)(unsigned char)buf[i];
-        break;
-    }
-    default: {
-        Py_UCS4 *d = (Py_UCS4 *)w->data + w->len;
-        for (int i = 0; i < n; i++)
-            d[i] = (Py_UCS4)(unsigned char)buf[i];
-    }
-    }
-    w->len += n;
+    __m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(0x1F)), _mm_setzero_si128());
+    return _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
 }
 
+static inline __m128i
+escapes16(__m128i v)
+{
+    __m128i low = _mm_cmpeq_epi16(_mm_subs_epu16(v, _mm_set1_epi16(0x1F)), _mm_setzero_si128());
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('"')),
+                                 _mm_cmpeq_epi16(v, _mm_set1_epi16('\\')));
+    __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
+                                  _mm_set1_epi16(0x2028));
+    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
+                                  _mm_set1_epi16((short)0xD800));
+    return _mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(sep, sur));
+}
+
+static inline __m128i
+escapes32(__m128i v)
+{
+    /* Code points are below 2^31, so the signed compare is exact. */
+    __m128i low = _mm_cmplt_epi32(v, _mm_set1_epi32(0x20));
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32('"')),
+                                 _mm_cmpeq_epi32(v, _mm_set1_epi32('\\')));
+    __m128i sep = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~1)), _mm_set1_epi32(0x2028));
+    __m128i sur = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~0x7FF)),
+                                  _mm_set1_epi32(0xD800));
+    return _mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(sep, sur));
+}
+#else
+#define QUOTE_BLOCKS(T, PER, TEST) ((void)0)
+#endif
+
 /* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
- * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).
- *
- * One pass measures the output (its length, and the largest character
- * written as itself, which decides the output's kind: escapes are ASCII);
- * the second writes it straight into the reserved buffer. */
+ * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).  The
+ * output's kind is decided first (escapes are ASCII); then one fused pass
+ * checks and copies straight into the writer. */
 static int
 w_quoted(Writer *w, PyObject *u)
 {
@@ -838,25 +846,29 @@ w_quoted(Writer *w, PyObject *u)
         if (kind_for(top) > w->kind && w_widen(w, kind_for(top)) < 0)
             return -1;
     }
-    if (w_reserve(w, n + 2) < 0)
+    if (w_reserve(w, n + QUOTE_SLACK) < 0)
         return -1;
     PyUnicode_WRITE(w->kind, w->data, w->len, '"');
     w->len++;
-    Py_ssize_t run = 0;
-    for (;;) {
-        Py_ssize_t i = next_escape(kind, data, run, n);
-        if (i >= n)
-            break;
-        /* Room for what is left, the escape growing it by up to 5. */
-        if (w_reserve(w, n - run + 6) < 0)
-            return -1;
-        put_run(w, kind, data, run, i);
-        put_escape(w, PyUnicode_READ(kind, data, i));
-        run = i + 1;
+    Py_ssize_t i = 0;
+    switch (kind * 8 + w->kind) {
+    case 1 * 8 + 1:
+        QUOTE_BLOCKS(Py_UCS1, 16, escapes8);
+        QUOTE_SCALAR(Py_UCS1, Py_UCS1);
+        break;
+    case 1 * 8 + 2: QUOTE_SCALAR(Py_UCS1, Py_UCS2); break;
+    case 1 * 8 + 4: QUOTE_SCALAR(Py_UCS1, Py_UCS4); break;
+    case 2 * 8 + 1: QUOTE_SCALAR(Py_UCS2, Py_UCS1); break;
+    case 2 * 8 + 2:
+        QUOTE_BLOCKS(Py_UCS2, 8, escapes16);
+        QUOTE_SCALAR(Py_UCS2, Py_UCS2);
+        break;
+    case 2 * 8 + 4: QUOTE_SCALAR(Py_UCS2, Py_UCS4); break;
+    default:
+        QUOTE_BLOCKS(Py_UCS4, 4, escapes32);
+        QUOTE_SCALAR(Py_UCS4, Py_UCS4);
+        break;
     }
-    if (w_reserve(w, n - run + 1) < 0)
-        return -1;
-    put_run(w, kind, data, run, n);
     PyUnicode_WRITE(w->kind, w->data, w->len, '"');
     w->len++;
     return 0;
