@@ -62,18 +62,25 @@ static const double POW10[23] = {
 
 /* ------------------------------------------------------------------ writer */
 
+/* The text is written straight into the str that is returned: a compact
+ * str of the class (ASCII, Latin-1, UCS-2, UCS-4) of the largest character
+ * written so far, grown with PyUnicode_Resize and shrunk to its length at
+ * the end, so the finished text is never copied.  A wider character
+ * re-encodes what is there into a str of the wider class (once per class). */
 typedef struct {
-    char *data;
-    int kind;          /* 1, 2 or 4 */
+    char *data;        /* the character data of str */
+    PyObject *str;     /* the str being written (NULL before the first reserve) */
+    int kind;          /* 1, 2 or 4: the kind of str */
     Py_UCS4 maxchar;   /* at least the largest character written */
     Py_ssize_t len;
-    Py_ssize_t cap;
+    Py_ssize_t cap;    /* the length str has while it is written */
 } Writer;
 
 static void
 w_init(Writer *w)
 {
     w->data = NULL;
+    w->str = NULL;
     w->kind = 1;
     w->maxchar = 0;
     w->len = 0;
@@ -83,8 +90,42 @@ w_init(Writer *w)
 static void
 w_free(Writer *w)
 {
-    PyMem_Free(w->data);
+    Py_CLEAR(w->str);
     w->data = NULL;
+}
+
+/* The largest character of the class of c (what PyUnicode_New takes). */
+static inline Py_UCS4
+class_top(Py_UCS4 c)
+{
+    return c < 128 ? 127 : (c < 256 ? 255 : (c < 65536 ? 0xFFFF : 0x10FFFF));
+}
+
+/* A new str of capacity cap and of the class of maxchar, holding what was
+ * written (re-encoded when the kind changes). */
+static int
+w_rebuild(Writer *w, Py_ssize_t cap)
+{
+    PyObject *s = PyUnicode_New(cap, class_top(w->maxchar));
+    if (s == NULL)
+        return -1;
+    int kind = PyUnicode_KIND(s);
+    char *data = PyUnicode_DATA(s);
+    if (w->str != NULL) {
+        if (kind == w->kind) {
+            memcpy(data, w->data, (size_t)w->len * (size_t)kind);
+        }
+        else {
+            for (Py_ssize_t i = 0; i < w->len; i++)
+                PyUnicode_WRITE(kind, data, i, PyUnicode_READ(w->kind, w->data, i));
+        }
+        Py_DECREF(w->str);
+    }
+    w->str = s;
+    w->data = data;
+    w->kind = kind;
+    w->cap = cap;
+    return 0;
 }
 
 static int
@@ -99,53 +140,40 @@ w_reserve(Writer *w, Py_ssize_t extra)
     Py_ssize_t cap = w->cap ? w->cap : 256;
     while (cap < w->len + extra)
         cap *= 2;
-    char *data = PyMem_Realloc(w->data, (size_t)cap * (size_t)w->kind);
-    if (data == NULL) {
-        PyErr_NoMemory();
+    if (w->str == NULL)
+        return w_rebuild(w, cap);
+    /* The str is new and ours alone (one reference, never hashed), which
+     * is what PyUnicode_Resize needs to resize it in place. */
+    if (PyUnicode_Resize(&w->str, cap) < 0)
         return -1;
-    }
-    w->data = data;
+    w->data = PyUnicode_DATA(w->str);
     w->cap = cap;
     return 0;
 }
 
-/* Re-encode the buffer in a wider kind. */
+/* Note that characters up to top will be written: a str of a wider class
+ * when top needs one. */
 static int
-w_widen(Writer *w, int kind)
+w_raise(Writer *w, Py_UCS4 top)
 {
-    if (kind <= w->kind)
+    if (top <= w->maxchar)
         return 0;
-    Py_ssize_t cap = w->cap ? w->cap : 256;
-    char *data = PyMem_Malloc((size_t)cap * (size_t)kind);
-    if (data == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    Py_UCS4 before = class_top(w->maxchar);
+    w->maxchar = top;
+    if (class_top(top) == before)
+        return 0;
+    if (w->str == NULL) {
+        w->kind = top < 256 ? 1 : (top < 65536 ? 2 : 4);
+        return 0;
     }
-    for (Py_ssize_t i = 0; i < w->len; i++) {
-        Py_UCS4 c = PyUnicode_READ(w->kind, w->data, i);
-        PyUnicode_WRITE(kind, data, i, c);
-    }
-    PyMem_Free(w->data);
-    w->data = data;
-    w->cap = cap;
-    w->kind = kind;
-    return 0;
-}
-
-static int
-kind_for(Py_UCS4 c)
-{
-    return c < 256 ? 1 : (c < 65536 ? 2 : 4);
+    return w_rebuild(w, w->cap);
 }
 
 static inline int
 w_char(Writer *w, Py_UCS4 c)
 {
-    if (c > w->maxchar) {
-        w->maxchar = c;
-        if (kind_for(c) > w->kind && w_widen(w, kind_for(c)) < 0)
-            return -1;
-    }
+    if (c > w->maxchar && w_raise(w, c) < 0)
+        return -1;
     if (w_reserve(w, 1) < 0)
         return -1;
     PyUnicode_WRITE(w->kind, w->data, w->len, c);
@@ -186,20 +214,16 @@ w_slice(Writer *w, PyObject *u, Py_ssize_t start, Py_ssize_t end)
     if (top > w->maxchar) {
         /* The str is canonical: it holds a character needing its kind, but
          * a slice may not; widen only for a character actually present. */
-        if (start == 0 && end == PyUnicode_GET_LENGTH(u)) {
-            w->maxchar = top;
-        }
-        else {
+        if (!(start == 0 && end == PyUnicode_GET_LENGTH(u))) {
             Py_UCS4 m = 0;
             for (Py_ssize_t i = start; i < end; i++) {
                 Py_UCS4 c = PyUnicode_READ(kind, src, i);
                 if (c > m)
                     m = c;
             }
-            if (m > w->maxchar)
-                w->maxchar = m;
+            top = m;
         }
-        if (kind_for(w->maxchar) > w->kind && w_widen(w, kind_for(w->maxchar)) < 0)
+        if (w_raise(w, top) < 0)
             return -1;
     }
     if (w_reserve(w, n) < 0)
@@ -226,14 +250,35 @@ w_str(Writer *w, PyObject *u)
 static PyObject *
 w_finish(Writer *w)
 {
-    PyObject *out = PyUnicode_New(w->len, w->maxchar);
-    if (out != NULL && w->len) {
-        /* PyUnicode_New picks the kind from maxchar, which is the kind the
-         * buffer was widened to. */
-        assert(PyUnicode_KIND(out) == w->kind);
-        memcpy(PyUnicode_DATA(out), w->data, (size_t)w->len * (size_t)w->kind);
+    if (w->str == NULL || w->len == 0) {
+        w_free(w);
+        return PyUnicode_New(0, 0);
     }
-    w_free(w);
+    /* The class of str is that of maxchar, and every writer raises maxchar
+     * only for a character it writes as itself: the str is canonical. */
+    PyObject *out;
+    if ((w->cap - w->len) * 8 <= w->cap) {
+        /* Little room left over: the str keeps its allocation and takes
+         * the written length (what PyUnicode_Resize would do, without
+         * the realloc).  Shrinking a large block with realloc hands back
+         * its pages, and the next text of the same size faults them in
+         * again. */
+        out = w->str;
+        ((PyASCIIObject *)out)->length = w->len;
+        PyUnicode_WRITE(w->kind, w->data, w->len, 0);
+    }
+    else {
+        /* Much room left over: a str of the exact size (one copy). */
+        out = PyUnicode_New(w->len, class_top(w->maxchar));
+        if (out == NULL) {
+            w_free(w);
+            return NULL;
+        }
+        memcpy(PyUnicode_DATA(out), w->data, (size_t)w->len * (size_t)w->kind);
+        Py_DECREF(w->str);
+    }
+    w->str = NULL;
+    w->data = NULL;
     return out;
 }
 
@@ -288,6 +333,37 @@ w_longlong(Writer *w, long long v)
  * is the unique shortest one -- what CPython's repr produces.  Any other
  * case returns 0 and the caller uses repr.
  */
+static const unsigned long long U64_POW10[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
+#if EXACT_DOUBLE_OPS
+/* The test of fixed_shortest at one k: 1 and *m when m / 10^k is the
+ * k-digit decimal of a; 0 when no k-digit decimal is; -1 when the fast path
+ * cannot decide at this k or any larger one. */
+static inline int
+fixed_at(double a, double ulp, int k, unsigned long long *m)
+{
+    if (!(ulp * POW10[k] < 0.0625))
+        return -1;
+    double scaled = a * POW10[k];
+    if (scaled >= 9007199254740992.0)
+        return -1;
+    double m0 = (double)(long long)(scaled + 0.5);
+    if (fabs(scaled - m0) > 0.09375 || m0 / POW10[k] != a)
+        return 0;
+    *m = (unsigned long long)m0;
+    return 1;
+}
+
+/* The k of the last float written: numbers of one column tend to share it.
+ * Only a starting guess (any value gives the same text); the GIL orders
+ * its use. */
+static int float_hint = 0;
+#endif
+
 static int
 fixed_shortest(double x, char *out)
 {
@@ -303,43 +379,57 @@ fixed_shortest(double x, char *out)
     memcpy(&ulp, &ulp_bits, sizeof ulp);
     if (ulp_bits == 0)
         return 0;
-    for (int k = 0; k <= 22; k++) {
-        if (!(ulp * POW10[k] < 0.0625))
-            return 0;
-        double scaled = a * POW10[k];
-        if (scaled >= 9007199254740992.0)
-            return 0;
-        double m0 = (double)(long long)(scaled + 0.5);
-        if (fabs(scaled - m0) > 0.09375 || m0 / POW10[k] != a)
-            continue;
-        unsigned long long m = (unsigned long long)m0;
-        unsigned long long scale = 1;
-        for (int i = 0; i < k; i++)
-            scale *= 10;
-        unsigned long long whole = m / scale, frac = m % scale;
-        int n = 0;
-        if (x < 0)
-            out[n++] = '-';
-        n += u64_digits(whole, out + n);
-        out[n++] = '.';
-        if (k == 0) {
-            out[n++] = '0';
+    unsigned long long m = 0;
+    int k = float_hint;
+    /* A decimal found at the hinted k is the only k-digit one (see above);
+     * a shorter one would be it with its trailing zeros dropped, so
+     * dropping them gives what the search from k = 0 finds first. */
+    if (k > 0 && k <= 22 && fixed_at(a, ulp, k, &m) == 1) {
+        while (k > 0 && m % 10 == 0) {
+            m /= 10;
+            k--;
         }
-        else {
-            char digits[24];
-            int count = u64_digits(frac, digits);
-            for (int i = count; i < k; i++)
-                out[n++] = '0';
-            memcpy(out + n, digits, (size_t)count);
-            n += count;
-        }
-        return n;
     }
+    else {
+        for (k = 0;; k++) {
+            if (k > 22)
+                return 0;
+            int rc = fixed_at(a, ulp, k, &m);
+            if (rc < 0)
+                return 0;
+            if (rc)
+                break;
+        }
+        float_hint = k;
+    }
+    unsigned long long scale = U64_POW10[k < 20 ? k : 19];
+    if (k >= 20) {
+        /* m < 2^53 < 10^16: the whole part is 0 and the fraction is m. */
+        scale = 0;
+    }
+    unsigned long long whole = scale ? m / scale : 0, frac = scale ? m % scale : m;
+    int n = 0;
+    if (x < 0)
+        out[n++] = '-';
+    n += u64_digits(whole, out + n);
+    out[n++] = '.';
+    if (k == 0) {
+        out[n++] = '0';
+    }
+    else {
+        char digits[24];
+        int count = u64_digits(frac, digits);
+        for (int i = count; i < k; i++)
+            out[n++] = '0';
+        memcpy(out + n, digits, (size_t)count);
+        n += count;
+    }
+    return n;
 #else
     (void)x;
     (void)out;
-#endif
     return 0;
+#endif
 }
 
 /*
@@ -841,12 +931,7 @@ w_quoted(Writer *w, PyObject *u)
                 top = c;
         }
     }
-    if (top > w->maxchar) {
-        w->maxchar = top;
-        if (kind_for(top) > w->kind && w_widen(w, kind_for(top)) < 0)
-            return -1;
-    }
-    if (w_reserve(w, n + QUOTE_SLACK) < 0)
+    if (w_raise(w, top) < 0 || w_reserve(w, n + QUOTE_SLACK) < 0)
         return -1;
     PyUnicode_WRITE(w->kind, w->data, w->len, '"');
     w->len++;
@@ -874,10 +959,62 @@ w_quoted(Writer *w, PyObject *u)
     return 0;
 }
 
+/* The head and tail tests of str_is_bare for a Latin-1 str (everything but
+ * the line-break scan). */
+static inline int
+latin1_ends_bare(const Py_UCS1 *p, Py_ssize_t n)
+{
+    Py_UCS4 first = p[0];
+    if (is_js_space(first) || first == '"' || first == '[' || first == '{')
+        return 0;
+    if (is_js_space(p[n - 1]))
+        return 0;
+    if (n <= 5 && is_literal(1, p, 0, n))
+        return 0;
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (match_number(1, p, 0, n, &fraction))
+            return 0;
+    }
+    return 1;
+}
+
+/* An ESON string cell.  A Latin-1 str going into a Latin-1 writer is
+ * checked for line breaks while it is copied, 8 bytes at a time; a break
+ * found takes back the copy and quotes the str instead. */
 static int
 w_str_cell(Writer *w, PyObject *u)
 {
-    return str_is_bare(u) ? w_str(w, u) : w_quoted(w, u);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    if (n == 0 || PyUnicode_KIND(u) != 1 || w->kind != 1)
+        return str_is_bare(u) ? w_str(w, u) : w_quoted(w, u);
+    const Py_UCS1 *p = PyUnicode_1BYTE_DATA(u);
+    if (!latin1_ends_bare(p, n))
+        return w_quoted(w, u);
+    /* Bare or quoted, a non-ASCII Latin-1 str writes its top character as
+     * itself (U+0080..U+00FF are never escaped). */
+    if ((!PyUnicode_IS_ASCII(u) && w_raise(w, 255) < 0) || w_reserve(w, n + 8) < 0)
+        return -1;
+    Py_UCS1 *dst = (Py_UCS1 *)w->data + w->len;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        unsigned long long x;
+        memcpy(&x, p + i, 8);
+        memcpy(dst + i, &x, 8);
+        if (HAS_LESS(x, 14)) {
+            for (int k = 0; k < 8; k++) {
+                if (LINE_BREAKS[p[i + k]])
+                    return w_quoted(w, u);
+            }
+        }
+    }
+    for (; i < n; i++) {
+        if (LINE_BREAKS[p[i]])
+            return w_quoted(w, u);
+        dst[i] = p[i];
+    }
+    w->len += n;
+    return 0;
 }
 
 /*
@@ -1000,8 +1137,7 @@ read_quoted(const Line *ln, Py_ssize_t s, Py_ssize_t e)
         return PyUnicode_Substring(ln->line, s + 1, close);
     Writer w;
     w_init(&w);
-    w.maxchar = top;
-    if ((kind_for(top) > 1 && w_widen(&w, kind_for(top)) < 0) || w_reserve(&w, close - s) < 0)
+    if (w_raise(&w, top) < 0 || w_reserve(&w, close - s) < 0)
         goto error;
     Py_ssize_t run = s + 1;
     for (;;) {
@@ -1489,12 +1625,24 @@ static PyObject *
 encode_rows(PyObject *self, PyObject *args)
 {
     PyObject *records, *cls, *keys, *masks;
-    PyObject *toon_delimiter = NULL, *pad = NULL;
+    PyObject *toon_delimiter = Py_None, *pad = Py_None, *prefix = Py_None, *suffix = Py_None;
     int access, number;
-    if (!PyArg_ParseTuple(args, "O!OiO!O!p|O!O!", &PyList_Type, &records, &cls, &access,
+    if (!PyArg_ParseTuple(args, "O!OiO!O!p|OOOO", &PyList_Type, &records, &cls, &access,
                           &PyTuple_Type, &keys, &PyTuple_Type, &masks, &number,
-                          &PyUnicode_Type, &toon_delimiter, &PyUnicode_Type, &pad))
+                          &toon_delimiter, &pad, &prefix, &suffix))
         return NULL;
+    /* The text before and after the rows (a whole document in one str). */
+    if ((prefix != Py_None && !PyUnicode_Check(prefix)) ||
+        (suffix != Py_None && !PyUnicode_Check(suffix)) ||
+        (toon_delimiter != Py_None && !PyUnicode_Check(toon_delimiter)) ||
+        (pad != Py_None && !PyUnicode_Check(pad))) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows: delimiter, pad, prefix, suffix: str or None");
+        return NULL;
+    }
+    if (toon_delimiter == Py_None)
+        toon_delimiter = NULL;
+    if (pad == Py_None)
+        pad = NULL;
     /* TOON rows: cells joined by the delimiter, each line starting with pad. */
     Py_UCS4 delimiter = '\t';
     int toon = toon_delimiter != NULL;
@@ -1559,6 +1707,9 @@ encode_rows(PyObject *self, PyObject *args)
     Py_ssize_t count = PyList_GET_SIZE(records);
     Writer w;
     w_init(&w);
+    if (prefix != Py_None && w_str(&w, prefix) < 0)
+        goto error;
+    Py_ssize_t head = w.len;
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *record = PyList_GET_ITEM(records, i);
         PyObject *dict = NULL;
@@ -1624,9 +1775,15 @@ encode_rows(PyObject *self, PyObject *args)
             }
         }
         Py_XDECREF(dict);
-        if (i == 0 && count > 1 && w_reserve(&w, (w.len + 1) * (count - 1) + (w.len >> 3) * count) < 0)
-            goto error;
+        if (i == 0 && count > 1) {
+            Py_ssize_t row = w.len - head;
+            Py_ssize_t tail = suffix != Py_None ? PyUnicode_GET_LENGTH(suffix) : 0;
+            if (w_reserve(&w, (row + 1) * (count - 1) + (row >> 3) * count + tail) < 0)
+                goto error;
+        }
     }
+    if (suffix != Py_None && w_str(&w, suffix) < 0)
+        goto error;
     result = w_finish(&w);
     goto done;
 unhandled:

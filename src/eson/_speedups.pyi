@@ -11,8 +11,10 @@ def encode_rows(
     keys: tuple[object, ...],
     masks: tuple[int, ...],
     number: bool,
-    toon_delimiter: str = ...,
-    pad: str = ...,
+    toon_delimiter: str | None = ...,
+    pad: str | None = ...,
+    prefix: str | None = ...,
+    suffix: str | None = ...,
     /,
 ) -> str | None: ...
 def decode_rows(
