@@ -401,13 +401,13 @@ class PFlatDoc(eson.Message, number=True):
     rows: list[PFlat]
 
 
-flat_values = st.fixed_dictionaries({key: row_fields[key] for key in MFlat.__struct_fields__})
+flat_row_values = st.fixed_dictionaries({key: row_fields[key] for key in MFlat.__struct_fields__})
 
 
 @st.composite
 def flat_documents_of(draw: st.DrawFn, cls: type) -> Any:
     row_type = MFlat if cls is MFlatDoc else PFlat
-    rows = [row_type(**values) for values in draw(st.lists(flat_values, max_size=6))]
+    rows = [row_type(**values) for values in draw(st.lists(flat_row_values, max_size=6))]
     return cls(title=draw(texts), rows=rows)
 
 
@@ -576,3 +576,24 @@ def _toon_or_empty(model: Any, delimiter: str) -> str:
         return eson.toon.encode(model, delimiter=delimiter)
     except eson.ESONError:
         return ""
+
+
+@pytest.mark.parametrize("cls", [TDoc, PTDoc])
+def test_toon_columns_of_the_exact_type_only_are_trusted(cls: type) -> None:
+    # A column is taken as valid without the binding's check only when every
+    # value has the field's exact type; one foreign value anywhere and the
+    # check (and its error or conversion) is the reference's.
+    good = "title: t\nrows[2]{id,kind,name,score,ok,note,size}:\n  1,a,x,0.5,true,null,2\n  2,b,y,1.5,false,n,2.5\n"
+    assert_same(lambda: eson.toon.decode(good, type=cls), exact=False)
+    for old, new in [
+        ("x,0.5", "12,0.5"),  # an int in a str column
+        ("y,1.5", "true,1.5"),  # a bool in a str column
+        ("x,0.5", "x,1"),  # an int in a float column (converted)
+        ("x,0.5", "x,null"),  # null in a float column
+        ("1,a", "1.5,a"),  # a float in an int column
+        ("true,null", "1,null"),  # an int in a bool column
+        ("null,2", "3,2"),  # an int in a str | None column
+    ]:
+        text = good.replace(old, new, 1)
+        assert text != good
+        assert_same(lambda text=text: eson.toon.decode(text, type=cls), exact=False)

@@ -33,6 +33,9 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if PY_VERSION_HEX < 0x030C0000
 #define READY(o) (PyUnicode_READY(o) == 0)
@@ -832,7 +835,6 @@ put_run(Writer *w, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
     } while (0)
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
 /* Same-kind runs 16 bytes at a time: a block with no escaped character is
  * stored whole; otherwise the block is stored whole too (the slack takes
  * the spill), the length advanced to the first escaped character, and that
@@ -2185,7 +2187,7 @@ toon_rows(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     Py_ssize_t *bounds = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)count * (size_t)stride);
     Line *lines = PyMem_Malloc(sizeof(Line) * (size_t)count);
-    PyObject *columns = NULL, *flags = NULL, *result = NULL;
+    PyObject *columns = NULL, *flags = NULL, *masks = NULL, *result = NULL;
     if (bounds == NULL || lines == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -2198,18 +2200,36 @@ toon_rows(PyObject *self, PyObject *args)
         Py_ssize_t cells = 0;
         b[cells++] = pos;
         Py_ssize_t i = pos;
-        if (kind == 1) {
+        if (kind == 1 && delimiter < 256) {
             const unsigned char *p = data;
             const unsigned char d = (unsigned char)delimiter;
-            for (; i < n; i++) {
+#if defined(__SSE2__)
+            const __m128i lf = _mm_set1_epi8('\n'), dv = _mm_set1_epi8((char)d);
+#endif
+            while (i < n) {
+#if defined(__SSE2__)
+                /* Skip 16 characters at a time to the next line feed or
+                 * delimiter. */
+                if (i + 16 <= n) {
+                    __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+                    int hits = _mm_movemask_epi8(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, dv)));
+                    if (!hits) {
+                        i += 16;
+                        continue;
+                    }
+                    i += __builtin_ctz((unsigned)hits);
+                }
+#endif
                 unsigned char c = p[i];
                 if (c == '\n')
                     break;
-                if (c == d && delimiter < 256) {
+                if (c == d) {
                     if (cells == width)
                         goto unhandled;
                     b[cells++] = i + 1;
                 }
+                i++;
             }
         }
         else {
@@ -2247,7 +2267,8 @@ toon_rows(PyObject *self, PyObject *args)
     }
     columns = PyList_New(width);
     flags = PyList_New(width);
-    if (columns == NULL || flags == NULL)
+    masks = PyList_New(width);
+    if (columns == NULL || flags == NULL || masks == NULL)
         goto done;
     for (Py_ssize_t j = 0; j < width; j++) {
         PyObject *mode = PyTuple_GET_ITEM(modes, j);
@@ -2269,7 +2290,7 @@ toon_rows(PyObject *self, PyObject *args)
         PyObject *list = PyList_New(count);
         if (list == NULL)
             goto done;
-        int ok = 1, raw = 0;
+        int ok = 1, raw = 0, seen = 0;
         for (Py_ssize_t r = 0; r < count && !raw; r++) {
             const Line *ln = &lines[r];
             Py_ssize_t *b = bounds + r * stride;
@@ -2278,6 +2299,10 @@ toon_rows(PyObject *self, PyObject *args)
             if (choices != NULL && ok) {
                 PyObject *v = large ? lookup_choice(choices, ln, s, e) : find_choice(&table, ln, s, e);
                 if (v != NULL) {
+                    seen |= v == Py_None ? V_NONE
+                            : (v == Py_True || v == Py_False) ? V_BOOL
+                            : PyUnicode_CheckExact(v) ? V_STR
+                            : V_ALL; /* another value: say nothing exact */
                     Py_INCREF(v);
                     PyList_SET_ITEM(list, r, v);
                     continue;
@@ -2300,6 +2325,7 @@ toon_rows(PyObject *self, PyObject *args)
                 break;
             }
             PyList_SET_ITEM(list, r, v);
+            seen |= tag;
             if ((m == M_INT && tag != V_INT) || (m == M_NUMBER && tag != V_INT && tag != V_FLOAT))
                 raw = 1;
             if (m == M_STR)
@@ -2327,8 +2353,12 @@ toon_rows(PyObject *self, PyObject *args)
         if (flag == NULL)
             goto done;
         PyList_SET_ITEM(flags, j, flag);
+        PyObject *types = PyLong_FromLong(raw ? 0 : seen);
+        if (types == NULL)
+            goto done;
+        PyList_SET_ITEM(masks, j, types);
     }
-    result = PyTuple_Pack(2, columns, flags);
+    result = PyTuple_Pack(3, columns, flags, masks);
     goto done;
 unhandled:
     result = Py_None;
@@ -2336,6 +2366,7 @@ unhandled:
 done:
     Py_XDECREF(columns);
     Py_XDECREF(flags);
+    Py_XDECREF(masks);
     PyMem_Free(bounds);
     PyMem_Free(lines);
     return result;

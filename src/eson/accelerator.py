@@ -27,6 +27,7 @@ __all__ = [
     "MODE_STR",
     "RAW",
     "enabled",
+    "exact_mask",
     "native",
     "type_mask",
 ]
@@ -87,3 +88,14 @@ def type_mask(types: frozenset[type] | set[type]) -> int:
     for kind in types:
         mask |= _TYPE_BITS.get(kind, 0)
     return mask
+
+
+def exact_mask(annotation: object) -> int:
+    """The type bit of a bare ``int``/``float``/``str``/``bool`` annotation, else 0.
+
+    A decoded column whose values all have exactly this type (the mask the
+    C row readers return) is valid as it is for the field.
+    """
+    if annotation in (str, int, float, bool):
+        return _TYPE_BITS[annotation]
+    return 0

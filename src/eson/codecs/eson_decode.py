@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, MODE_STR, RAW, native
+from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, MODE_STR, RAW, exact_mask, native
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
 from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
@@ -66,15 +66,7 @@ def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
 
 
 _untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
-_EXACT_MASKS: dict[Any, int] = {int: 2, float: 4, str: 1, bool: 8}  # accelerator type bits
-
-
-def _exact_mask(annotation: Any) -> int:
-    """The accelerator's type bit of a bare ``int``/``float``/``str``/``bool`` annotation, else 0."""
-    try:
-        return _EXACT_MASKS.get(annotation, 0)
-    except TypeError:  # an unhashable annotation
-        return 0
+_exact_mask = exact_mask
 
 
 def _column_decoder(item: FieldSchema) -> ColumnDecoder:

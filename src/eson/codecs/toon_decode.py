@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from operator import methodcaller
 from typing import Any
 
-from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, RAW, native
+from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, RAW, exact_mask, native
 from eson.codecs.generated import compile_function
 from eson.codecs.toon_columns import decode_ints, decode_numbers
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
@@ -97,8 +97,10 @@ def _untyped(cells: list[str]) -> tuple[list[Any], bool]:
 
 
 # Each token decoder carries ``native_mode``: the accelerator's mode for the
-# same fast path, and whether its values are trusted when that path holds.
-_untyped.native_mode = (MODE_GENERIC, False)  # type: ignore[attr-defined]
+# same fast path, whether its values are trusted when that path holds, and
+# the type bit of a bare int/float/str/bool field (a column of values all of
+# exactly that type is valid as it is).
+_untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
 
 
 def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
@@ -137,7 +139,7 @@ def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
             except KeyError:
                 return parse_cells(cells), False
 
-        decode_known.native_mode = (known, trusted)  # type: ignore[attr-defined]
+        decode_known.native_mode = (known, trusted, exact_mask(annotation))  # type: ignore[attr-defined]
         return decode_known
     fast: Callable[[list[str]], list[Any] | None] | None = None
     if plain == {int}:
@@ -145,7 +147,15 @@ def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
     elif plain and plain <= {int, float}:
         fast = decode_numbers
     if fast is None:
-        return _untyped
+        mask = exact_mask(annotation)
+        if not mask:
+            return _untyped
+
+        def decode_plain(cells: list[str]) -> tuple[list[Any], bool]:
+            return parse_cells(cells), False
+
+        decode_plain.native_mode = (MODE_GENERIC, False, mask)  # type: ignore[attr-defined]
+        return decode_plain
     chosen = fast
     ints = annotation is int and fast is decode_ints
 
@@ -158,6 +168,7 @@ def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
     decode.native_mode = (  # type: ignore[attr-defined]
         MODE_INT if fast is decode_ints else MODE_NUMBER,
         ints,
+        exact_mask(annotation),
     )
     return decode
 
@@ -494,15 +505,18 @@ class _Records(_Field):
         done = native.toon_rows(text, separator, delimiter, width, modes)
         if done is None:
             return None
-        columns, flags = done
+        columns, flags, types = done
         if len(columns[0]) != sum(counts):
             raise MismatchError  # a declared length is wrong
         decoded: list[tuple[list[Any], bool]] = []
-        for decoder, column, flag in zip(decoders, columns, flags):
+        for decoder, column, flag, mask in zip(decoders, columns, flags, types):
             if flag == RAW:  # cells the accelerator leaves to the Python decoder
                 decoded.append(decoder(column))
             else:
-                decoded.append((column, flag == 1 and decoder.native_mode[1]))  # type: ignore[attr-defined]
+                _, trust, exact = decoder.native_mode  # type: ignore[attr-defined]
+                # Values all of the field's exact type are valid as they are
+                # (what the binding's check would find), as in the ESON reader.
+                decoded.append((column, (flag == 1 and trust) or (exact != 0 and mask == exact)))
         return decoded
 
     def _lists(self, counts: list[int], blocks: list[str], level: int) -> list[list[Any]]:
