@@ -2439,25 +2439,29 @@ build_dicts(PyObject *self, PyObject *args)
     PyObject *out = PyList_New(count);
     if (out == NULL)
         return NULL;
+    int collecting = PyGC_Disable(); /* as in build_structs */
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *row = PyDict_New();
-        if (row == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
+        if (row == NULL)
+            goto error;
         PyList_SET_ITEM(out, i, row);
         for (Py_ssize_t j = 0; j < width; j++) {
             /* Columns may have been touched by Python code between the
              * checks and here only if a key's __hash__/__eq__ ran code;
              * keys are exact str, so they cannot. */
             PyObject *column = PyList_GET_ITEM(columns, j);
-            if (PyDict_SetItem(row, PyTuple_GET_ITEM(keys, j), PyList_GET_ITEM(column, i)) < 0) {
-                Py_DECREF(out);
-                return NULL;
-            }
+            if (PyDict_SetItem(row, PyTuple_GET_ITEM(keys, j), PyList_GET_ITEM(column, i)) < 0)
+                goto error;
         }
     }
+    if (collecting)
+        PyGC_Enable();
     return out;
+error:
+    if (collecting)
+        PyGC_Enable();
+    Py_DECREF(out);
+    return NULL;
 }
 
 /*
@@ -2585,11 +2589,18 @@ build_structs(PyObject *self, PyObject *args)
     PyObject *out = PyList_New(count);
     if (out == NULL)
         return NULL;
+    /* The cycle collector waits while the rows are built: no collection
+     * (and so no finalizer's Python code) runs inside the loop, and the
+     * cost stays linear in the rows -- every young-generation collection
+     * would otherwise traverse the columns and the list again. */
+    int collecting = PyGC_Disable();
     for (Py_ssize_t i = 0; i < count; i++) {
         /* No Python code runs in this loop (tp_alloc of a Struct class does
          * not call into Python), so the columns cannot change under it. */
         PyObject *obj = type->tp_alloc(type, 0);
         if (obj == NULL) {
+            if (collecting)
+                PyGC_Enable();
             Py_DECREF(out);
             return NULL;
         }
@@ -2606,6 +2617,8 @@ build_structs(PyObject *self, PyObject *args)
             PyObject_GC_UnTrack(obj);
         PyList_SET_ITEM(out, i, obj);
     }
+    if (collecting)
+        PyGC_Enable();
     return out;
 }
 
