@@ -597,3 +597,21 @@ def test_toon_columns_of_the_exact_type_only_are_trusted(cls: type) -> None:
         text = good.replace(old, new, 1)
         assert text != good
         assert_same(lambda text=text: eson.toon.decode(text, type=cls), exact=False)
+
+
+def test_toon_bare_string_test_at_every_block_offset() -> None:
+    # The accelerator tests Latin-1 TOON strings 16 characters at a time.
+    specials = [":", '"', "\\", "[", "]", "{", "}", ",", "|", "\t", "\n", "\x00", "\x1f", " ", "\xe9"]
+    for delimiter in (",", "\t", "|"):
+        names = []
+        for special in specials:
+            for length in (16, 17, 33):
+                names.extend("a" * at + special + "b" * (length - at - 1) for at in range(length))
+        rows = [
+            TRow(id=i, kind="a", name=name, score=0.5, ok=True, note=name, size=1)
+            for i, name in enumerate(names)
+        ]
+        model = TDoc(title="t", rows=rows)
+        text = assert_same(partial(eson.toon.encode, model, delimiter=delimiter))
+        assert text is not None
+        assert_same(partial(eson.toon.decode, text, type=TDoc), exact=False)

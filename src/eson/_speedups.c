@@ -1475,7 +1475,34 @@ toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
     const void *data = PyUnicode_DATA(u);
     int safe = n > 0;
     *surrogate = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    Py_ssize_t i = 0;
+    if (kind == 1 && delimiter < 128) {
+        /* Latin-1 (no surrogates): 16 characters at a time, then a table. */
+        const Py_UCS1 *p = data;
+#if defined(__SSE2__)
+        const __m128i low = _mm_set1_epi8(0x1F), zero = _mm_setzero_si128();
+        const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
+        const __m128i backslash = _mm_set1_epi8('\\'), open = _mm_set1_epi8('[');
+        const __m128i close = _mm_set1_epi8(']'), brace = _mm_set1_epi8('{');
+        const __m128i unbrace = _mm_set1_epi8('}'), delim = _mm_set1_epi8((char)delimiter);
+        for (; i + 16 <= n; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i bad = _mm_cmpeq_epi8(_mm_subs_epu8(v, low), zero);
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, quote)));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, open)));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, close), _mm_cmpeq_epi8(v, brace)));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, unbrace), _mm_cmpeq_epi8(v, delim)));
+            if (_mm_movemask_epi8(bad))
+                return 0;
+        }
+#endif
+        for (; i < n; i++) {
+            if (is_toon_bad(p[i], delimiter))
+                return 0;
+        }
+        i = n;
+    }
+    for (; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (is_toon_bad(c, delimiter)) {
             safe = 0;
