@@ -11,18 +11,27 @@ from pathlib import Path
 from typing import Any
 
 
-def interleaved_best(cases: dict[str, Callable[[], object]], rounds: int = 15) -> dict[str, float]:
+def interleaved_best(
+    cases: dict[str, Callable[[], object]], rounds: int = 15, batch: int | None = None
+) -> dict[str, float]:
     """Best per-call seconds of each case, measured in interleaved rounds.
 
     Interleaving gives every case the same share of a busy machine's quiet
-    moments, so the ratios between cases stay meaningful under load.
+    moments, so the ratios between cases stay meaningful under load.  Each
+    round times a batch of calls per case (a quarter of what ``autorange``
+    picks, or ``batch`` calls: with ``batch=1`` and many rounds, every case
+    gets many short chances at a quiet moment).
     """
     timers = {label: timeit.Timer(function) for label, function in cases.items()}
-    batch = {label: max(1, timer.autorange()[0] // 4) for label, timer in timers.items()}
+    if batch is None:
+        sizes = {label: max(1, timer.autorange()[0] // 4) for label, timer in timers.items()}
+    else:
+        sizes = dict.fromkeys(timers, batch)
+    batch_of = sizes
     best = dict.fromkeys(cases, float("inf"))
     for _ in range(rounds):
         for label, timer in timers.items():
-            best[label] = min(best[label], timer.timeit(batch[label]) / batch[label])
+            best[label] = min(best[label], timer.timeit(batch_of[label]) / batch_of[label])
     return best
 
 

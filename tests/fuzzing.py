@@ -20,7 +20,16 @@ What must hold for every case (:func:`check`):
 - a typed decode gives exactly what validating the untyped result gives
   (``model_validate`` / ``msgspec.convert``), or both fail -- with the one
   allowed difference that typed ESON decoding reports a count that swallowed
-  an entry of the schema (``eson.CountError``).
+  an entry of the schema (``eson.CountError``);
+- (issue 9, :func:`check_replies`) the readers of model output hold to the
+  same: ESON's lenient decode (``strict=False``), ``eson.parse_reply`` (of
+  the text, and of the text inside a fence after prose) and
+  ``eson.StreamDecoder`` (strict and lenient, in random chunks, ``str`` or
+  ``bytes``) raise only bounded, located library errors; lenient reading of
+  text the strict reader accepts gives the same value, and never accepts
+  what it refused for its count; a stream ends as the whole-text reading
+  of the same text does (the value, or an error), and a count error is
+  worded as the whole-text reader words it.
 
 Everything is reproducible from ``(seed, index)``: :func:`run` reports each
 failure with the text that caused it, shrunk.  ``tools/fuzz.py`` runs long
@@ -615,7 +624,9 @@ def check(case: Case) -> list[Failure]:
                 failures.append(Failure(case, label, problem, _trace(untyped.error), _known(untyped.error)))
         for cls in MODELS:
             name = f"{label} -> {cls.__name__}"
-            typed = _run(lambda decode=decode, options=options, cls=cls: decode(case.data, type=cls, **options))
+            log: list[eson.Repair] = []
+            typed_options = {**options, "repairs": log} if label == "toon lenient" else options
+            typed = _run(lambda decode=decode, options=typed_options, cls=cls: decode(case.data, type=cls, **options))
             if not typed.ok:
                 assert typed.error is not None
                 known = _known(typed.error)
@@ -638,9 +649,120 @@ def check(case: Case) -> list[Failure]:
                     continue  # the schema shows a count too high: allowed, and wanted
                 failures.append(Failure(case, name, "typed decode failed where validate(untyped) succeeded",
                                         f"typed: {typed.error!r}"[:500]))
+            elif typed.ok and log:
+                continue  # lenient typed TOON read a number or boolean as a string field's text (issue 9)
             elif typed.ok:
                 failures.append(Failure(case, name, "typed decode succeeded where validate(untyped) failed",
                                         f"reference: {reference.error!r}"[:500]))
+    if text is not None:
+        failures += check_replies(case, text)
+    return failures
+
+
+def _problems(case: Case, name: str, outcome: Outcome) -> list[Failure]:
+    if outcome.ok:
+        return []
+    assert outcome.error is not None
+    known = _known(outcome.error)
+    return [Failure(case, name, problem, _trace(outcome.error), known)
+            for problem in message_problems(outcome.error)]
+
+
+def _attempt(function: Callable[..., Any], *args: Any, **options: Any) -> Outcome:
+    try:
+        return Outcome(True, function(*args, **options))
+    except Exception as exc:
+        return Outcome(False, error=exc)
+
+
+def _kind(outcome: Outcome) -> str:
+    return "ok" if outcome.ok else "error"
+
+
+def _stream(cls: type | None, fmt: str, data: str | bytes, strict: bool, size: int) -> Any:
+    decoder = eson.StreamDecoder(cls, format=fmt, strict=strict)  # type: ignore[call-overload]
+    for start in range(0, len(data), size):
+        decoder.feed(data[start : start + size])
+    return decoder.close()
+
+
+_FENCE = "`" * 3
+
+
+def check_replies(case: Case, text: str) -> list[Failure]:
+    """The readers of model output on a case (see the module documentation)."""
+    failures: list[Failure] = []
+    rng = random.Random(f"replies:{case.seed}:{case.index}")
+    fmt = case.fmt
+    whole_decode: Callable[..., Any] = eson.decode if fmt == "eson" else eson.toon.decode
+    for cls in (None, *rng.sample(MODELS, 2)):
+        label = f"{fmt} -> {cls.__name__ if cls else 'plain'}"
+        typed: dict[str, Any] = {"type": cls} if cls is not None else {}
+        strict = _attempt(whole_decode, text, **typed)
+        if fmt == "eson":
+            log: list[eson.Repair] = []
+            lenient = _attempt(eson.decode, text, strict=False, repairs=log, **typed)
+            failures += _problems(case, f"lenient {label}", lenient)
+            # Strict reading accepts some white space a lenient one strips (a
+            # bare cell's edge): with no repair made, the readings are one.
+            if strict.ok and not (lenient.ok and (log or _same(lenient.value, strict.value))):
+                failures.append(Failure(case, f"lenient {label}", "lenient reading differs from strict",
+                                        f"strict: {strict.value!r}\n  lenient: {lenient.value if lenient.ok else lenient.error!r}"[:2000]))
+            # (a repair may make a line the strict reader took for a row an entry)
+            if isinstance(strict.error, eson.CountError) and lenient.ok and not log:
+                failures.append(Failure(case, f"lenient {label}", "lenient reading accepted a count error",
+                                        f"strict: {strict.error!r}"[:500]))
+        reply = _attempt(eson.parse_reply, text, cls, formats=(fmt,))
+        failures += _problems(case, f"parse_reply {label}", reply)
+        # A valid document reads the same fenced after prose (a broken one
+        # may not: outside a fence a document ends where prose begins).
+        whole_payload = reply.ok and _attempt(eson.extract, text).value == text.strip("\n")
+        if strict.ok and whole_payload and _FENCE not in text:
+            body = text.removeprefix("\ufeff")  # a byte-order mark belongs at the start only
+            body = body if body.endswith("\n") else body + "\n"
+            wrapped = f"Here is the result:\n\n{_FENCE}{fmt}\n{body}{_FENCE}\n\nAnything else?"
+            again = _attempt(eson.parse_reply, wrapped, cls, formats=(fmt,))
+            if not (again.ok and _same(again.value, reply.value)):
+                failures.append(Failure(case, f"parse_reply {label}", "a fenced reply reads otherwise",
+                                        f"bare: {reply.value!r}\n  fenced: {again.value if again.ok else again.error!r}"[:2000]))
+        surrogates = any("\ud800" <= char <= "\udfff" for char in text)
+        # bytes only for text that is UTF-8: a lone surrogate is not
+        data: str | bytes = text if surrogates or rng.random() < 0.5 else text.encode("utf-8")
+        size = rng.choice([1, 3, 16, 64, 1 << 20])
+        # A stream reads the first payload, parse_reply the last in its format:
+        # compare them where the reply is one payload.
+        for wire_strict, whole in ((True, strict), (False, reply)):
+            if not wire_strict and not whole_payload and reply.ok:
+                continue
+            name = f"stream{'' if wire_strict else ' lenient'} {label}"
+            streamed = _attempt(_stream, cls, fmt, data, wire_strict, size)
+            failures += _problems(case, name, streamed)
+            if (
+                not wire_strict
+                and cls is None
+                and fmt == "toon"
+                and not whole.ok
+                and "no TOON document found" in str(whole.error)
+            ):
+                # One allowed difference: untyped, parse_reply takes a lone
+                # "word: words" line for prose; a stream cannot wait to see
+                # whether a second line follows (docs/replies.md, Limits).
+                continue
+            if _kind(streamed) != _kind(whole):
+                failures.append(Failure(case, name, "the stream ends otherwise than the whole text",
+                                        f"stream: {streamed.value if streamed.ok else streamed.error!r}\n  "
+                                        f"whole: {whole.value if whole.ok else whole.error!r}"[:2000]))
+            elif streamed.ok and not _same(streamed.value, whole.value):
+                failures.append(Failure(case, name, "the stream gives another value",
+                                        f"stream: {streamed.value!r}\n  whole: {whole.value!r}"[:2000]))
+            elif (
+                wire_strict
+                and isinstance(whole.error, eson.CountError)
+                and isinstance(streamed.error, eson.CountError)
+                and str(streamed.error) != str(whole.error)
+            ):
+                failures.append(Failure(case, name, "the stream words a count error otherwise",
+                                        f"stream: {streamed.error}\n  whole: {whole.error}"[:2000]))
     return failures
 
 

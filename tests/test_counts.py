@@ -246,3 +246,32 @@ def test_no_count_error_where_the_rows_are_rows(cls: type, text: str) -> None:
     plain = eson.decode(text)
     value = eson.decode(text, type=cls)
     assert [note.text for note in value.notes] == [row["text"] for row in plain["notes"]]
+
+
+# -- issue 9: the stream and the reply reader say the same; feedback is bounded ----------
+
+
+@PLANS
+@pytest.mark.parametrize(
+    "text",
+    [
+        "!eson/1\nnotes[2]{text}\nhi\nretry=3\n",
+        "!eson/1\nnotes[1]{text}\nhi\ntags[3]\na\nb\nretry=3\n",
+        "!eson/1\nnotes[3]{text}\nhi\ntags[2]\na\nb\n",
+        "!eson/1\nnotes[3]{text}\nhi\nretry=3\ntags[0]\n",
+    ],
+)
+def test_the_stream_and_parse_reply_report_the_same_count_error(cls: type, text: str) -> None:
+    whole = count_error(text, cls)
+    assert len(whole.feedback) <= 800 and "declares" in whole.feedback
+    with pytest.raises(eson.CountError) as reply:
+        eson.parse_reply(text, cls)
+    assert str(reply.value) == str(whole)
+    for strict in (True, False):
+        decoder = eson.StreamDecoder(cls, strict=strict)
+        with pytest.raises(eson.CountError) as streamed:
+            for start in range(0, len(text), 3):
+                decoder.feed(text[start : start + 3])
+            decoder.close()
+        assert str(streamed.value) == str(whole)
+        assert streamed.value.stray_line == whole.stray_line

@@ -57,8 +57,11 @@ with status 0: show a failure as ``$ eson decode bad.eson; echo "exit status $?"
 
 **Optional extras**: a page whose examples count tokens (``count_tokens``,
 ``choose``, ``prompt_cost``, ``eson stats``, ``--stats``, the ``eson demo``
-output) needs the ``tokens`` extra; without it the page is skipped, with the
-reason (and fails under ``CI``, which installs the extra).
+output) needs the ``tokens`` extra, and one that imports a framework adapter
+(``eson.integrations.mcp``, ``.pydantic_ai``, ``.langchain``) needs that
+adapter's extra; without it the page is skipped, with the reason (and fails
+under ``CI``, which installs the extras, where the framework supports the
+Python version).
 
 Any other code block (``text``, ``bash``, ``toml``...) is not executed: use
 ``bash`` for commands the reader runs but the tests cannot (installing), and
@@ -67,8 +70,10 @@ don't mark a non-runnable Python snippet as ``python``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,12 +148,30 @@ _COUNTS_TOKENS = re.compile(
 )
 
 
+#: A framework adapter an example imports.
+_USES_ADAPTER = re.compile(r"\beson\.integrations\.(mcp|pydantic_ai|langchain)\b")
+#: Adapter -> (the framework's package, its extra, the oldest Python it installs on).
+_ADAPTER_EXTRAS = {
+    "mcp": ("mcp", "mcp", (3, 10)),
+    "pydantic_ai": ("pydantic_ai", "pydantic-ai", (3, 11)),
+    "langchain": ("langchain_core", "langchain", (3, 11)),
+}
+
+
 def _needs_extras(page: str, blocks: list[Block]) -> None:
     """Skip (or, under CI, fail) a page whose examples need an extra that is missing."""
     if any(_COUNTS_TOKENS.search(block.code) for block in blocks):
         from conftest import token_backends_or_skip
 
         token_backends_or_skip()
+    adapters = {name for block in blocks for name in _USES_ADAPTER.findall(block.code)}
+    for adapter in sorted(adapters):
+        package, extra, oldest = _ADAPTER_EXTRAS[adapter]
+        if importlib.util.find_spec(package) is None:
+            reason = f"{page} needs the {extra} extra: pip install -e '.[{extra}]'"
+            if os.environ.get("CI") and sys.version_info >= oldest:
+                pytest.fail(f"CI installs typed-eson[{extra}]; {reason}")
+            pytest.skip(reason)
 
 
 @pytest.fixture(autouse=True)

@@ -49,6 +49,11 @@ API_PAGES = {
     "eson.msgspec": "api/msgspec",
     "eson.errors": "api/errors",
     "eson.mypy": "api/mypy",
+    "eson.integrations": "api/integrations",
+    "eson.integrations.partial": "api/integrations",
+    "eson.integrations.mcp": "api/integrations",
+    "eson.integrations.pydantic_ai": "api/integrations",
+    "eson.integrations.langchain": "api/integrations",
 }
 #: Pages the browser check must find: the issue names these.
 REQUIRED_PAGES = ["", "typed/", "benchmarks/", "api/", "api/eson/", "api/toon/", "why/"]
@@ -156,7 +161,14 @@ def test_every_public_name_has_an_api_entry(site: Path) -> None:
     documented = {anchor: _resolve(anchor) for anchor in anchors}
     missing = []
     for module_name in API_PAGES:
-        module = importlib.import_module(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            # a framework adapter whose extra is not installed (or cannot be, on this
+            # Python): tests/test_integration_*.py fail under CI where it can be
+            if module_name.startswith("eson.integrations."):
+                continue
+            raise
         for name in module.__all__:
             if name.startswith("__"):
                 continue

@@ -28,6 +28,13 @@ def assert_bounded(error: BaseException) -> str:
     assert len(message) <= MESSAGE_LIMIT, len(message)
     assert "\n" not in message and "\r" not in message
     message.encode("utf-8")
+    if isinstance(error, eson.ESONError):
+        # issue 9: the text for the model is bounded too, its echoes clipped
+        feedback = error.feedback
+        assert 0 < len(feedback) <= 800, len(feedback)
+        feedback.encode("utf-8")
+        assert "\r" not in feedback
+        assert all(len(line) <= 420 for line in feedback.split("\n"))
     return message
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -55,3 +56,25 @@ def test_issue_8_item_3_stays_fixed() -> None:
     """Once the fuzzer's one known failure (lenient TOON, a key twice), now fixed."""
     case = fuzzing.Case(0, 0, "toon", "items[1]:\n  - id: 1\n    name: a\nitems[1]:\n  - name: b")
     assert fuzzing.check(case) == []
+
+
+def test_the_replies_oracle_catches_each_kind_of_failure(monkeypatch: Any) -> None:
+    """check_replies (issue 9's readers) fails when a reader lies (no oracle that cannot fail)."""
+    case = fuzzing.Case(0, 0, "eson", "!eson/1\nkind=x\nrows[1]{a}\n1\n")
+    assert fuzzing.check_replies(case, case.data) == []  # type: ignore[arg-type]
+
+    def problems() -> set[str]:
+        return {failure.problem for failure in fuzzing.check_replies(case, case.data)}  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(eson.StreamDecoder, "close", lambda self: {"kind": "y"})
+        assert "the stream gives another value" in problems()
+    decode = eson.decode
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            eson, "decode", lambda text, **o: {"kind": "z"} if o.get("strict") is False else decode(text, **o)
+        )
+        assert "lenient reading differs from strict" in problems()
+    with monkeypatch.context() as patch:
+        patch.setattr(eson, "parse_reply", lambda *a, **o: (_ for _ in ()).throw(KeyError("boom")))
+        assert any(problem.startswith("foreign exception KeyError") for problem in problems())

@@ -43,6 +43,7 @@ def test_accepted_formats() -> None:
         ("tags[2]: a,b", "toon"),
         ("[2]: 1,2", "toon"),
         ("Note: done", "toon"),  # one key: value line is a TOON document
+        ('a:\n  "\ud800": 1\nb: 2\n', "toon"),  # a key no encoder writes (found by the fuzzer)
         ("Here are the results: all good", "prose"),
         ("Sure! Here is the review.\n\nfindings: 3", "prose"),
         ("I found 3 issues:\n- one\n- two", "prose"),

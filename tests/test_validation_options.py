@@ -61,7 +61,39 @@ def _decoders(cls: type) -> list[Any]:
     ]
     if hasattr(cls, "from_eson"):
         calls.append(lambda text, **options: cls.from_eson(text, **options))
+    calls += _reply_decoders(cls, "eson")
     return calls
+
+
+def _reply_decoders(cls: type, fmt: str) -> list[Any]:
+    """The agent layer's readers (issue 9) take the same options."""
+    calls = [
+        lambda text, **options: eson.parse_reply(text, cls, formats=(fmt,), **options),
+        _stream_call(cls, fmt, True),
+        _stream_call(cls, fmt, False),
+    ]
+    if hasattr(cls, "from_reply"):
+        calls.append(lambda text, **options: cls.from_reply(text, formats=(fmt,), **options))
+    return calls
+
+
+def _stream_call(cls: type, fmt: str, strict: bool) -> Any:
+    """A StreamDecoder run (lenient: the document after a line of prose).
+
+    A stream validates each row as it arrives, so a bad row fails before
+    the message is validated as a whole: its error lists that row alone.
+    """
+
+    def decode(text: str, **options: Any) -> Any:
+        if not strict:
+            text = "Here it is:\n\n" + text
+        decoder = eson.StreamDecoder(cls, format=fmt, strict=strict, **options)
+        for start in range(0, len(text), 5):
+            decoder.feed(text[start : start + 5])
+        return decoder.close()
+
+    decode.streamed = True  # type: ignore[attr-defined]
+    return decode
 
 
 def _toon_decoders(cls: type) -> list[Any]:
@@ -72,6 +104,7 @@ def _toon_decoders(cls: type) -> list[Any]:
     ]
     if hasattr(cls, "from_toon"):
         calls.append(lambda text, **options: cls.from_toon(text, **options))
+    calls += _reply_decoders(cls, "toon")
     return calls
 
 
@@ -91,8 +124,11 @@ def test_pydantic_strict_and_context(text: str, decoders: Any) -> None:
             decode(text, validation_strict=True)
         with pytest.raises(pydantic.ValidationError) as reference:
             PDoc.model_validate(untyped, strict=True)
-        assert len(info.value.errors) == reference.value.error_count() == 2
-        assert info.value.section == "count"
+        if getattr(decode, "streamed", False):
+            assert (info.value.section, info.value.row, info.value.field) == ("rows", 1, "v")
+        else:
+            assert len(info.value.errors) == reference.value.error_count() == 2
+            assert info.value.section == "count"
         scaled = decode(text, context={"factor": 3})
         assert scaled.count == 15 == PDoc.model_validate(untyped, context={"factor": 3}).count
         assert decode(text, validation_strict=False, context={"factor": 2}).count == 10
@@ -105,7 +141,7 @@ def test_msgspec_strict(cls: type, text: str, decoders: Any) -> None:
     for decode in decoders(cls):
         with pytest.raises(eson.ValidationError) as info:
             decode(text)  # msgspec's default is strict: "5" is no int
-        assert info.value.section == "count"
+        assert info.value.section == ("rows" if getattr(decode, "streamed", False) else "count")
         with pytest.raises(eson.ValidationError):
             decode(text, validation_strict=True)
         lax = decode(text, validation_strict=False)
@@ -125,8 +161,14 @@ def test_msgspec_refuses_a_context() -> None:
         eson.toon.decode(TOON_TEXT, type=MDoc, context={"factor": 3})
     with pytest.raises(TypeError, match="context="):
         eson.toon.Decoder(PlainStruct, context=1)
-    with pytest.raises(TypeError):
-        MDoc.from_eson(ESON_TEXT, context={})  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="context="):
+        MDoc.from_eson(ESON_TEXT, context={})
+    with pytest.raises(TypeError, match="context="):
+        MDoc.from_reply(ESON_TEXT, context={})
+    with pytest.raises(TypeError, match="context="):
+        eson.parse_reply(ESON_TEXT, PlainStruct, context={})
+    with pytest.raises(TypeError, match="context="):
+        eson.StreamDecoder(MDoc, context={})
     # The check comes before the text is read: bad text does not hide it.
     with pytest.raises(TypeError, match="context="):
         eson.decode("not eson", type=MDoc, context={})
@@ -139,6 +181,9 @@ def test_validation_strict_must_be_a_bool(value: object) -> None:
         lambda: eson.Decoder(MDoc, validation_strict=value),  # type: ignore[arg-type]
         lambda: eson.toon.decode(TOON_TEXT, type=PDoc, validation_strict=value),  # type: ignore[arg-type]
         lambda: PDoc.from_toon(TOON_TEXT, validation_strict=value),  # type: ignore[arg-type]
+        lambda: PDoc.from_reply(ESON_TEXT, validation_strict=value),  # type: ignore[arg-type]
+        lambda: eson.parse_reply(ESON_TEXT, MDoc, validation_strict=value),  # type: ignore[arg-type]
+        lambda: eson.StreamDecoder(PDoc, validation_strict=value),  # type: ignore[call-overload]
     ):
         with pytest.raises(TypeError, match="validation_strict must be True, False or None"):
             call()
@@ -152,6 +197,8 @@ def test_options_need_a_type() -> None:
         lambda: eson.Decoder(validation_strict=False),  # type: ignore[call-overload]
         lambda: eson.toon.decode(TOON_TEXT, context={}),  # type: ignore[call-overload]
         lambda: eson.toon.Decoder(validation_strict=True),  # type: ignore[call-overload]
+        lambda: eson.parse_reply(ESON_TEXT, validation_strict=True),  # type: ignore[call-overload]
+        lambda: eson.StreamDecoder(None, context={}),  # type: ignore[call-overload]
     ):
         with pytest.raises(TypeError, match="options of typed decoding"):
             call()

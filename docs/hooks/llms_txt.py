@@ -163,7 +163,30 @@ def _public(obj: griffe.Object, names: list[str] | None) -> list[griffe.Object]:
     return members
 
 
-def _document(obj: griffe.Object, path: str, names: list[str] | None, level: int) -> list[str]:
+def _inherited(obj: griffe.Object, names: list[str]) -> list[griffe.Object]:
+    """The inherited members of a class that the page's ``inherited_members`` option names."""
+    if not obj.is_class or not names:
+        return []
+    found: list[griffe.Object] = []
+    members = obj.inherited_members
+    for name in names:
+        member = members.get(name)
+        if member is None or name in obj.members:
+            continue
+        try:
+            found.append(member.final_target if isinstance(member, griffe.Alias) else member)
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+            continue
+    return found
+
+
+def _document(
+    obj: griffe.Object,
+    path: str,
+    names: list[str] | None,
+    level: int,
+    inherited: list[str] | None = None,
+) -> list[str]:
     lines: list[str] = []
     if not obj.is_module:
         lines += [f"{'#' * level} `{path}`", "", "```python", _signature(obj), "```", ""]
@@ -171,11 +194,17 @@ def _document(obj: griffe.Object, path: str, names: list[str] | None, level: int
     if doc:
         lines += [doc, ""]
     if obj.is_module or obj.is_class:
-        for member in _public(obj, names if obj.is_module else None):
+        members = _public(obj, names if obj.is_module else None)
+        members += _inherited(obj, inherited or [])
+        for member in members:
             if member.is_module:
                 continue
             lines += _document(
-                member, f"{path}.{member.name}", None, level + 1 if not obj.is_module else level
+                member,
+                f"{path}.{member.name}",
+                None,
+                level + 1 if not obj.is_module else level,
+                inherited,
             )
     return lines
 
@@ -186,12 +215,14 @@ def _expand(markdown: str, config: MkDocsConfig) -> str:
         raw = match.group("options")
         options = (yaml.safe_load(textwrap.dedent(raw)) or {}) if raw.strip() else {}
         names = (options.get("options") or {}).get("members")
+        inherited = (options.get("options") or {}).get("inherited_members")
         try:
             obj = _package(config)[path.partition(".")[2]] if "." in path else _package(config)
         except KeyError:
             log.warning("llms.txt: cannot find %s for the text version of the API pages", path)
             return match.group(0)
-        return "\n".join(_document(obj, path, names, 2)) + "\n"
+        listed = inherited if isinstance(inherited, list) else None
+        return "\n".join(_document(obj, path, names, 2, listed)) + "\n"
 
     return _DIRECTIVE.sub(replace, markdown)
 

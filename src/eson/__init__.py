@@ -35,6 +35,7 @@ from eson.errors import (
     TOONError,
     ValidationError,
 )
+from eson.wire.repairs import Repair
 
 __version__ = "0.1.0"
 
@@ -48,12 +49,15 @@ __all__ = [
     "EncodeError",
     "Encoder",
     "Err",
+    "Event",
     "LintFinding",
     "LintReport",
     "Message",
     "Ok",
     "PromptCost",
     "Record",
+    "Repair",
+    "StreamDecoder",
     "TOONError",
     "ValidationError",
     "__version__",
@@ -62,7 +66,9 @@ __all__ = [
     "decode",
     "detect",
     "encode",
+    "extract",
     "lint",
+    "parse_reply",
     "primer",
     "prompt",
     "prompt_cost",
@@ -74,13 +80,17 @@ __all__ = [
 _AGENT_NAMES = frozenset(
     {
         "Choice",
+        "Event",
         "LintFinding",
         "LintReport",
         "PromptCost",
+        "StreamDecoder",
         "choose",
         "count_tokens",
         "detect",
+        "extract",
         "lint",
+        "parse_reply",
         "primer",
         "prompt",
         "prompt_cost",
@@ -92,13 +102,17 @@ if TYPE_CHECKING:
     from eson import toon as toon
     from eson.agent import (
         Choice,
+        Event,
         LintFinding,
         LintReport,
         PromptCost,
+        StreamDecoder,
         choose,
         count_tokens,
         detect,
+        extract,
         lint,
+        parse_reply,
         primer,
         prompt,
         prompt_cost,

@@ -37,8 +37,20 @@ from eson.errors import ESONError
 from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
+from eson.wire.options import strict_flag
+from eson.wire.repairs import Repair
 
-__all__ = ["DecodeResult", "Decoder", "Encoder", "Err", "Ok", "decode", "encode", "try_decode"]
+__all__ = [
+    "DecodeResult",
+    "Decoder",
+    "Encoder",
+    "Err",
+    "Ok",
+    "check_reading",
+    "decode",
+    "encode",
+    "try_decode",
+]
 
 T = TypeVar("T")
 
@@ -50,10 +62,13 @@ class Ok(Generic[T]):
     """A successful :func:`try_decode`: ``ok`` is ``True``, ``value`` the decoded value.
 
     ``error`` is ``None``.  An ``Ok`` is truthy, so ``if result:`` means the
-    same as ``if result.ok:``.
+    same as ``if result.ok:``.  ``repairs`` holds the :class:`eson.Repair`
+    of each fix a lenient read (``strict=False``) made, in line order
+    (empty for a strict read or canonical text).
     """
 
     value: T
+    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
     ok: Literal[True] = field(default=True, init=False, repr=False)
     error: None = field(default=None, init=False, repr=False)
 
@@ -65,10 +80,12 @@ class Ok(Generic[T]):
 class Err:
     """A failed :func:`try_decode`: ``ok`` is ``False``, ``error`` what stopped it.
 
-    ``value`` is ``None``.  An ``Err`` is falsy.
+    ``value`` is ``None``.  An ``Err`` is falsy.  ``repairs`` holds what a
+    lenient read had repaired before it failed (see :class:`Ok`).
     """
 
     error: ESONError
+    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
     ok: Literal[False] = field(default=False, init=False, repr=False)
     value: None = field(default=None, init=False, repr=False)
 
@@ -143,9 +160,29 @@ def encode(value: object, *, number: bool | None = None) -> str:
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]
 
 
+def check_reading(strict: object, partial: object = False) -> None:
+    """Reject reading options of the wrong type or combination.
+
+    Raises:
+        TypeError: if ``strict`` or ``partial`` is not a ``bool``.
+        ValueError: for ``partial=True`` with ``strict=True``.
+    """
+    strict_flag(strict)
+    strict_flag(partial, "partial")
+    if partial and strict:
+        raise ValueError("partial=True reads a cut-off document leniently: it needs strict=False")
+
+
 @overload
 def decode(
-    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
+    text: Data,
+    *,
+    type: None = None,
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
+    partial: bool = False,
+    validation_strict: None = None,
+    context: None = None,
 ) -> dict[str, Any]: ...
 
 
@@ -154,6 +191,9 @@ def decode(
     text: Data,
     *,
     type: builtins.type[T],
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
+    partial: bool = False,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T: ...
@@ -163,6 +203,9 @@ def decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
+    partial: bool = False,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T | dict[str, Any]:
@@ -175,14 +218,30 @@ def decode(
         text: The document.
         type: A model class (Pydantic model, msgspec Struct, dataclass) to
             validate into; ``None`` for plain values.
+        strict: ``True`` (the default) reads the text exactly as the grammar
+            says.  ``False`` reads leniently, for text a language model
+            wrote: it also accepts white space at line ends and around
+            cells, blank lines between entries, spaces after the commas of a
+            field list and around a scalar's ``=``, and, typed only, a
+            missing ``!eson/1`` header, a ``number=True`` record array
+            without its ``n`` column and a bare number or boolean in a
+            string field (read as its text).  Counts, cell counts and the
+            ``n`` sequence are checked either way.  On canonical text both
+            readings are the same.
+        repairs: A list to which a lenient read appends one
+            :class:`eson.Repair` (line, kind, what was done) per fix; the
+            caller owns it, so concurrent decodes never mix their repairs.
+        partial: (``strict=False`` only) accept a document cut off inside
+            its last array: keep the rows present, recorded as a
+            ``rows-missing`` repair.  Never the default: a short array is
+            otherwise a count error (Wire Profile W4).
         validation_strict: The framework's strict mode for the validation of
             a typed decode, as ``model_validate(strict=...)`` (Pydantic) and
             ``msgspec.convert(strict=...)`` take it; ``None`` keeps the
             framework's default (lax for Pydantic, strict for msgspec).  The
             document's values are plain JSON values, so Pydantic's strict
             mode refuses, for example, the string of a ``datetime``.  It is
-            not called ``strict`` because ``strict`` is the wire option of
-            the decoders (TOON's strict mode).
+            not called ``strict`` because ``strict`` is the wire option.
         context: Passed to Pydantic validators as ``model_validate(context=...)``
             does.  msgspec validation takes no context: a ``context`` for a
             msgspec type raises ``TypeError`` rather than being ignored.
@@ -194,18 +253,29 @@ def decode(
         eson.ValidationError: (typed) for values the model rejects, naming
             the line, section, row and field.
         TypeError: for a ``type`` that is not a model class or breaks an
-            ESON schema rule, and for validation options that do not apply.
+            ESON schema rule, a non-``bool`` ``strict``/``partial``, and
+            validation options that do not apply.
+        ValueError: for ``partial=True`` with ``strict=True``.
     """
+    check_reading(strict, partial)
     if type is None:
         _untyped_options(validation_strict, context)
-        return decode_document(text)
-    result: T = reader_for(type).decode(text, validation_strict, context)
+        return decode_document(text, strict=strict, repairs=repairs, partial=partial)
+    result: T = reader_for(type).decode(
+        text, strict, repairs, partial, validation_strict=validation_strict, context=context
+    )
     return result
 
 
 @overload
 def try_decode(
-    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
+    text: Data,
+    *,
+    type: None = None,
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
+    validation_strict: None = None,
+    context: None = None,
 ) -> Ok[dict[str, Any]] | Err: ...
 
 
@@ -214,6 +284,8 @@ def try_decode(
     text: Data,
     *,
     type: builtins.type[T],
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Err: ...
@@ -223,6 +295,8 @@ def try_decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Ok[dict[str, Any]] | Err:
@@ -231,24 +305,30 @@ def try_decode(
     Takes the arguments of :func:`decode`.
 
     Returns:
-        ``Ok(value)``, or ``Err(error)`` where ``error`` is any
+        ``Ok(value)``, or ``Err(error)``, each with the ``repairs`` of a
+        lenient read (also appended to ``repairs`` when given), where ``error`` is any
         :class:`eson.ESONError` (``DecodeError``, ``CountError``,
         ``ValidationError``).  Both have ``ok``, ``value`` and ``error``; see
         :data:`DecodeResult` for how type checkers narrow them.  A ``type``
         that is not a valid model class, or options that do not apply,
         still raise ``TypeError``.
     """
-    if type is None:
-        _untyped_options(validation_strict, context)
-        try:
-            return Ok(decode_document(text))
-        except ESONError as exc:
-            return Err(exc)
-    reader = reader_for(type)
+    check_reading(strict)
+    log: list[Repair] = []
     try:
-        return Ok(reader.decode(text, validation_strict, context))
+        if type is None:
+            _untyped_options(validation_strict, context)
+            value: Any = decode_document(text, strict=strict, repairs=log)
+        else:
+            value = reader_for(type).decode(
+                text, strict, log, validation_strict=validation_strict, context=context
+            )
     except ESONError as exc:
-        return Err(exc)
+        return Err(exc, repairs=tuple(log))
+    finally:
+        if repairs is not None:
+            repairs.extend(log)
+    return Ok(value, repairs=tuple(log))
 
 
 class Encoder:
@@ -286,19 +366,23 @@ class Decoder(Generic[T]):
 
     Args:
         type: The model class to validate into, or ``None``.
+        strict: Wire strictness for every decode (see :func:`eson.decode`).
+        partial: Accept a cut-off last array (see :func:`eson.decode`).
         validation_strict: The framework's strict mode for every decode
             (see :func:`eson.decode`).
         context: Pydantic validation context for every decode (see
             :func:`eson.decode`).
     """
 
-    __slots__ = ("_reader", "context", "type", "validation_strict")
+    __slots__ = ("_reader", "context", "partial", "strict", "type", "validation_strict")
 
     @overload
     def __init__(
         self: Decoder[dict[str, Any]],
         type: None = None,
         *,
+        strict: bool = True,
+        partial: bool = False,
         validation_strict: None = None,
         context: None = None,
     ) -> None: ...
@@ -308,6 +392,8 @@ class Decoder(Generic[T]):
         self: Decoder[T],
         type: builtins.type[T],
         *,
+        strict: bool = True,
+        partial: bool = False,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None: ...
@@ -316,10 +402,15 @@ class Decoder(Generic[T]):
         self,
         type: builtins.type[T] | None = None,
         *,
+        strict: bool = True,
+        partial: bool = False,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
+        check_reading(strict, partial)
         self.type = type
+        self.strict = strict
+        self.partial = partial
         self.validation_strict = validation_strict
         self.context = context
         self._reader = reader_for(type) if type is not None else None
@@ -328,13 +419,22 @@ class Decoder(Generic[T]):
         else:
             check_options(self._reader.binding, validation_strict, context)
 
-    def decode(self, text: Data) -> T:
-        """Decode one document (see :func:`eson.decode`)."""
+    def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
+        """Decode one document (see :func:`eson.decode`); a lenient read records into ``repairs``."""
         reader = self._reader
         if reader is None:
-            plain: Any = decode_document(text)
+            plain: Any = decode_document(
+                text, strict=self.strict, repairs=repairs, partial=self.partial
+            )
             return plain  # type: ignore[no-any-return]
-        result: T = reader.decode(text, self.validation_strict, self.context)
+        result: T = reader.decode(
+            text,
+            self.strict,
+            repairs,
+            self.partial,
+            validation_strict=self.validation_strict,
+            context=self.context,
+        )
         return result
 
     def __repr__(self) -> str:

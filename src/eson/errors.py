@@ -32,8 +32,11 @@ decides how input is shown.
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
+
+from typing_extensions import Self
 
 __all__ = [
     "ECHO_LIMIT",
@@ -47,6 +50,7 @@ __all__ = [
     "echo",
     "echo_value",
     "printable",
+    "render_feedback",
 ]
 
 #: Most characters of one echoed piece of input (a name, a key, a cell) in a message.
@@ -170,6 +174,12 @@ class ESONError(ValueError):
     section: str | None
     row: int | None
     field: str | None
+    #: The format of the text that failed (``"eson"``, ``"toon"``, ``"json"``),
+    #: when a reader set it; see :attr:`feedback`.
+    format: str | None = None
+    #: For a typed decode: the layout the schema expects, as the lines a
+    #: model should write (set by the typed readers); see :attr:`feedback`.
+    expected: str | None = None
 
     def __init__(
         self,
@@ -207,7 +217,46 @@ class ESONError(ValueError):
         return {"line": self.line, "section": self.section, "row": self.row, "field": self.field}
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (type(self), self.reason, self._keywords()))
+        return (_rebuild, (type(self), self.reason, self._keywords()), self._extra_state())
+
+    def _extra_state(self) -> dict[str, object]:
+        return {key: self.__dict__[key] for key in ("format", "expected") if key in self.__dict__}
+
+    def __setstate__(self, state: dict[str, object] | None) -> None:
+        if state:
+            self.__dict__.update(state)
+
+    @property
+    def feedback(self) -> str:
+        """A short text (at most 800 characters) to send back to the model that wrote the text.
+
+        It says what is wrong and where (as the message does), and for a
+        typed decode the layout the schema expects (the exact head lines
+        the encoder writes, and the allowed values of ``Literal`` and enum
+        fields), so that one retry can fix the reply.  It never echoes more
+        of the input than the message's clipped pieces.
+        """
+        return render_feedback(self)
+
+    def moved(self, offset: int) -> Self:
+        """The same error with its line numbers moved down by ``offset`` lines.
+
+        Used when the text that failed was cut out of a larger one (a
+        model's reply), so that lines point into the larger text.
+        """
+        if not offset:
+            return self
+        moved = copy.copy(self)
+        moved.__dict__.update(self.__dict__)
+        if moved.line is not None:
+            moved.line += offset
+        moved._shift_details(offset)
+        moved.args = (moved._render(),)
+        moved.__traceback__ = None
+        return moved
+
+    def _shift_details(self, offset: int) -> None:
+        """Move line numbers held beyond :attr:`line` (see :class:`ValidationError`)."""
 
 
 def _rebuild(cls: type[ESONError], reason: str, keywords: dict[str, Any]) -> ESONError:
@@ -263,6 +312,10 @@ class CountError(DecodeError):
             "stray_line": self.stray_line,
         }
 
+    def _shift_details(self, offset: int) -> None:
+        if self.stray_line is not None:
+            self.stray_line += offset
+
 
 class EncodeError(ESONError):
     """A value cannot be written as ESON (bad name, non-finite float, cycle ...)."""
@@ -296,6 +349,15 @@ class ValidationError(DecodeError):
     def _keywords(self) -> dict[str, Any]:
         return {**super()._keywords(), "errors": self.errors}
 
+    def _shift_details(self, offset: int) -> None:
+        shifted = []
+        for error in self.errors:
+            line = error.get("line")
+            if isinstance(line, int):
+                error = {**error, "line": line + offset}
+            shifted.append(error)
+        self.errors = shifted
+
 
 def _safe_entry(entry: dict[str, object]) -> dict[str, object]:
     message = entry.get("msg")
@@ -308,3 +370,54 @@ def _safe_entry(entry: dict[str, object]) -> dict[str, object]:
 
 class TOONError(ESONError):
     """The text is not well-formed TOON, or a value cannot be written as TOON."""
+
+
+# -- feedback for the model ----------------------------------------------------------
+
+#: The longest :attr:`ESONError.feedback` text.
+FEEDBACK_LIMIT = 800
+_FORMAT_NAMES = {"eson": "ESON", "toon": "TOON", "json": "JSON"}
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def render_feedback(error: ESONError) -> str:
+    """The :attr:`ESONError.feedback` text of ``error``."""
+    fmt = error.format or ("toon" if isinstance(error, TOONError) else None)
+    name = f"{_FORMAT_NAMES.get(fmt, fmt.upper())} " if fmt else ""
+    if isinstance(error, EncodeError):
+        what = f"The value could not be written as {name or 'ESON '}".rstrip()
+    elif isinstance(error, ValidationError):
+        what = f"Your {name}reply was read, but its values do not fit the schema"
+    else:
+        what = f"Your {name}reply could not be read"
+    parts = [f"{what}: {_clipped(str(error), 300)}."]
+    if isinstance(error, ValidationError) and len(error.errors) > 1:
+        more = []
+        for item in error.errors[1:4]:
+            place = []
+            if item.get("line") is not None:
+                place.append(f"line {item['line']}")
+            where = " ".join(str(item[key]) for key in ("section",) if item.get(key))
+            if item.get("row") is not None:
+                where = f"{where} row {item['row']}".strip()
+            if item.get("field") is not None:
+                where = f"{where} ({item['field']})".strip()
+            if where:
+                place.append(where)
+            more.append(": ".join([*place, str(item.get("msg", ""))]))
+        text = "; ".join(_clipped(entry, 100) for entry in more)
+        remaining = len(error.errors) - 1 - len(more)
+        if remaining > 0:
+            text += f"; and {remaining} more"
+        parts.append(_clipped(f"Also: {text}.", 330))
+    if error.expected:
+        parts.append(_clipped(error.expected, 400))
+    if not isinstance(error, EncodeError):
+        parts.append("Send the whole corrected document again, and nothing else.")
+    text = "\n".join(parts)
+    if len(text) > FEEDBACK_LIMIT:  # the parts are clipped; this only trims the joins
+        text = text[: FEEDBACK_LIMIT - 3] + "..."
+    return text

@@ -42,10 +42,8 @@ import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-from typing_extensions import Self
 
-from eson.codecs import toon_typed
-from eson.codecs.eson_typed import decode_model, encode_model
+from eson.bases import ModelMethods
 from eson.schema.binding import FieldSpec
 from eson.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
 from eson.schema.rules import check_duplicate_names, check_reserved_n
@@ -234,7 +232,7 @@ class _RecordMeta(_StructMeta):
         return cls
 
 
-class Message(msgspec.Struct, metaclass=_MessageMeta):
+class Message(ModelMethods, msgspec.Struct, metaclass=_MessageMeta):
     """Base Struct of an ESON document (see the module documentation)."""
 
     __eson_number__: ClassVar[bool] = False
@@ -244,133 +242,8 @@ class Message(msgspec.Struct, metaclass=_MessageMeta):
 
         def __init_subclass__(cls, *, number: bool | None = None, **struct_config: Any) -> None: ...
 
-    def to_eson(self) -> str:
-        """Write this message as an ESON document."""
-        return encode_model(self)
 
-    @classmethod
-    def from_eson(
-        cls, data: str | bytes | bytearray | memoryview, *, validation_strict: bool | None = None
-    ) -> Self:
-        """Read an ESON document into a validated instance.
-
-        Args:
-            data: The document.
-            validation_strict: msgspec's strict mode for the validation, as
-                ``msgspec.convert(strict=...)``; ``None`` keeps msgspec's
-                default (strict).  Not called ``strict``, which names the wire
-                option of the decoders (TOON's strict mode).  There is no
-                ``context``: msgspec validation takes none.
-
-        Raises:
-            eson.DecodeError: for malformed text (with its line).
-            eson.ValidationError: for well-formed text that fails validation,
-                located at line, section, row and field.
-        """
-        return decode_model(cls, data, validation_strict)
-
-    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
-        """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
-        return toon_typed.encode_model(self, delimiter, indent_size)
-
-    @classmethod
-    def from_toon(
-        cls,
-        data: str | bytes | bytearray | memoryview,
-        *,
-        strict: bool = True,
-        indent_size: int = 2,
-        validation_strict: bool | None = None,
-    ) -> Self:
-        """Read a TOON document into a validated instance.
-
-        Args:
-            data: The document.
-            strict: TOON's strict mode (see :func:`eson.toon.decode`).
-            indent_size: Spaces per indentation level.
-            validation_strict: msgspec's strict mode for the validation (see
-                :meth:`from_eson`).
-
-        Raises:
-            eson.TOONError: for malformed text (with its line).
-            eson.ValidationError: for well-formed text that fails validation,
-                located at line, section, row and field.
-        """
-        return toon_typed.decode_model(cls, data, strict, indent_size, validation_strict)
-
-    @classmethod
-    def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
-        """What a model needs to write this class as ESON (see :func:`eson.prompt`).
-
-        Args:
-            reader: Only the primer, for a model that reads such messages.
-            example: ``True``: a made-up example that decodes into this
-                class; ``False``: none; or an instance to show.
-        """
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="eson", reader=reader, example=example)
-
-    @classmethod
-    def toon_prompt(
-        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
-    ) -> str:
-        """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
-
-
-class Record(msgspec.Struct, metaclass=_RecordMeta):
+class Record(ModelMethods, msgspec.Struct, metaclass=_RecordMeta):
     """Base Struct of the rows of a record array (see the module documentation)."""
 
     __eson_base__: ClassVar[bool] = True  # the base itself is no model (see schema.rules)
-
-    def to_eson(self) -> str:
-        """Write this record as an ESON document of its own."""
-        return encode_model(self)
-
-    @classmethod
-    def from_eson(
-        cls, data: str | bytes | bytearray | memoryview, *, validation_strict: bool | None = None
-    ) -> Self:
-        """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
-        return decode_model(cls, data, validation_strict)
-
-    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
-        """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
-        return toon_typed.encode_model(self, delimiter, indent_size)
-
-    @classmethod
-    def from_toon(
-        cls,
-        data: str | bytes | bytearray | memoryview,
-        *,
-        strict: bool = True,
-        indent_size: int = 2,
-        validation_strict: bool | None = None,
-    ) -> Self:
-        """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
-        return toon_typed.decode_model(cls, data, strict, indent_size, validation_strict)
-
-    @classmethod
-    def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
-        """What a model needs to write this class as ESON (see :func:`eson.prompt`).
-
-        Args:
-            reader: Only the primer, for a model that reads such messages.
-            example: ``True``: a made-up example that decodes into this
-                class; ``False``: none; or an instance to show.
-        """
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="eson", reader=reader, example=example)
-
-    @classmethod
-    def toon_prompt(
-        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
-    ) -> str:
-        """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)

@@ -36,10 +36,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import pydantic
-from typing_extensions import Self
 
-from eson.codecs import toon_typed
-from eson.codecs.eson_typed import decode_model, encode_model
+from eson.bases import ModelMethods
 from eson.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
 from eson.schema.rules import check_reserved_n
 
@@ -65,7 +63,7 @@ def _check_now(cls: type, *, record: bool) -> None:
         return  # a forward reference: checked again on first use
 
 
-class Message(pydantic.BaseModel):
+class Message(ModelMethods, pydantic.BaseModel):
     """Base model of an ESON document (see the module documentation)."""
 
     __eson_number__: ClassVar[bool] = False
@@ -84,92 +82,8 @@ class Message(pydantic.BaseModel):
         super().__pydantic_init_subclass__(**kwargs)
         _check_now(cls, record=False)
 
-    def to_eson(self) -> str:
-        """Write this message as an ESON document."""
-        return encode_model(self)
 
-    @classmethod
-    def from_eson(
-        cls,
-        data: str | bytes | bytearray | memoryview,
-        *,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> Self:
-        """Read an ESON document into a validated instance.
-
-        Args:
-            data: The document.
-            validation_strict: Pydantic's strict mode for the validation, as
-                ``model_validate(strict=...)``; ``None`` keeps the model's own.
-                Not called ``strict``, which names the wire option of the
-                decoders (TOON's strict mode).
-            context: Passed to validators, as ``model_validate(context=...)``.
-
-        Raises:
-            eson.DecodeError: for malformed text (with its line).
-            eson.ValidationError: for well-formed text that fails validation,
-                located at line, section, row and field.
-        """
-        return decode_model(cls, data, validation_strict, context)
-
-    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
-        """Write this message as a TOON document (see :func:`eson.toon.encode`)."""
-        return toon_typed.encode_model(self, delimiter, indent_size)
-
-    @classmethod
-    def from_toon(
-        cls,
-        data: str | bytes | bytearray | memoryview,
-        *,
-        strict: bool = True,
-        indent_size: int = 2,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> Self:
-        """Read a TOON document into a validated instance.
-
-        Args:
-            data: The document.
-            strict: TOON's strict mode (see :func:`eson.toon.decode`).
-            indent_size: Spaces per indentation level.
-            validation_strict: Pydantic's strict mode for the validation (see
-                :meth:`from_eson`).
-            context: Passed to validators, as ``model_validate(context=...)``.
-
-        Raises:
-            eson.TOONError: for malformed text (with its line).
-            eson.ValidationError: for well-formed text that fails validation,
-                located at line, section, row and field.
-        """
-        return toon_typed.decode_model(
-            cls, data, strict, indent_size, validation_strict, context
-        )
-
-    @classmethod
-    def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
-        """What a model needs to write this class as ESON (see :func:`eson.prompt`).
-
-        Args:
-            reader: Only the primer, for a model that reads such messages.
-            example: ``True``: a made-up example that decodes into this
-                class; ``False``: none; or an instance to show.
-        """
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="eson", reader=reader, example=example)
-
-    @classmethod
-    def toon_prompt(
-        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
-    ) -> str:
-        """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
-
-
-class Record(pydantic.BaseModel):
+class Record(ModelMethods, pydantic.BaseModel):
     """Base model of the rows of a record array (see the module documentation).
 
     A record's fields become the columns of its rows; nested models, lists
@@ -183,59 +97,3 @@ class Record(pydantic.BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         _check_now(cls, record=True)
-
-    def to_eson(self) -> str:
-        """Write this record as an ESON document of its own."""
-        return encode_model(self)
-
-    @classmethod
-    def from_eson(
-        cls,
-        data: str | bytes | bytearray | memoryview,
-        *,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> Self:
-        """Read an ESON document into a validated instance (see :meth:`Message.from_eson`)."""
-        return decode_model(cls, data, validation_strict, context)
-
-    def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
-        """Write this record as a TOON document of its own (see :func:`eson.toon.encode`)."""
-        return toon_typed.encode_model(self, delimiter, indent_size)
-
-    @classmethod
-    def from_toon(
-        cls,
-        data: str | bytes | bytearray | memoryview,
-        *,
-        strict: bool = True,
-        indent_size: int = 2,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> Self:
-        """Read a TOON document into a validated instance (see :meth:`Message.from_toon`)."""
-        return toon_typed.decode_model(
-            cls, data, strict, indent_size, validation_strict, context
-        )
-
-    @classmethod
-    def eson_prompt(cls, *, reader: bool = False, example: Any = True) -> str:
-        """What a model needs to write this class as ESON (see :func:`eson.prompt`).
-
-        Args:
-            reader: Only the primer, for a model that reads such messages.
-            example: ``True``: a made-up example that decodes into this
-                class; ``False``: none; or an instance to show.
-        """
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="eson", reader=reader, example=example)
-
-    @classmethod
-    def toon_prompt(
-        cls, *, reader: bool = False, example: Any = True, delimiter: str = ","
-    ) -> str:
-        """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
-        from eson.agent.prompts import prompt
-
-        return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)

@@ -44,6 +44,7 @@ from eson.codecs.validation import check_options
 from eson.errors import ESONError, TOONError
 from eson.schema.compile import is_model_class
 from eson.wire.options import strict_flag
+from eson.wire.repairs import Repair
 from eson.wire.toon_parser import decode_text, text_of
 from eson.wire.toon_writer import encode_value
 
@@ -118,6 +119,7 @@ def decode(
     type: None = None,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
 ) -> Any: ...
@@ -130,6 +132,7 @@ def decode(
     type: builtins.type[T],
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T: ...
@@ -141,6 +144,7 @@ def decode(
     type: builtins.type[T] | None = None,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T | Any:
@@ -159,9 +163,16 @@ def decode(
             ``False``, duplicate keys resolve last-write-wins, indentation is
             rounded down to whole levels, blank lines inside arrays are
             ignored, declared counts and row widths are not enforced, and a
-            malformed header is read as a plain ``key: value`` line.  This
-            is TOON's own (wire) strictness; it must be a ``bool``.
+            malformed header is read as a plain ``key: value`` line; and,
+            typed, a bare number or boolean in a field that takes only
+            strings is read as its token text (``id: 12345`` for ``id: str``
+            gives ``"12345"``), as in ESON's lenient reading.  This is
+            TOON's own (wire) strictness; it must be a ``bool``.
         indent_size: Spaces per indentation level (default 2).
+        repairs: (typed, ``strict=False``) a list to which each such
+            number-or-boolean-as-text reading is appended as an
+            :class:`eson.Repair`.  TOON's other relaxations are the spec's
+            non-strict mode and are not recorded.
         validation_strict: The framework's strict mode for the validation of
             a typed decode (``model_validate(strict=...)``,
             ``msgspec.convert(strict=...)``); ``None`` keeps the framework's
@@ -184,7 +195,9 @@ def decode(
     if type is None:
         _untyped_options(validation_strict, context)
         return decode_text(text_of(text), strict=strict, indent_size=indent_size)
-    result: T = reader_for(type, indent_size).decode(text, strict, validation_strict, context)
+    result: T = reader_for(type, indent_size).decode(
+        text, strict, repairs, validation_strict=validation_strict, context=context
+    )
     return result
 
 
@@ -195,6 +208,7 @@ def try_decode(
     type: None = None,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
 ) -> Ok[Any] | Err: ...
@@ -207,6 +221,7 @@ def try_decode(
     type: builtins.type[T],
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Err: ...
@@ -218,6 +233,7 @@ def try_decode(
     type: builtins.type[T] | None = None,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Ok[Any] | Err:
@@ -228,10 +244,12 @@ def try_decode(
     Returns:
         ``Ok(value)``, or ``Err(error)`` holding the :class:`TOONError` or
         (typed) :class:`eson.ValidationError`; see
-        :data:`eson.DecodeResult` for how type checkers narrow them.  A
-        ``type`` that is not a valid model class, a ``strict`` that is not a
-        ``bool``, or options that do not apply, still raise ``TypeError``:
-        those are mistakes in the call, not in the text.
+        :data:`eson.DecodeResult` for how type checkers narrow them.  Each
+        has the ``repairs`` of a typed lenient read (also appended to
+        ``repairs`` when given).  A ``type`` that is not a valid model
+        class, a ``strict`` that is not a ``bool``, or options that do not
+        apply, still raise ``TypeError``: those are mistakes in the call,
+        not in the text.
     """
     if type is None:
         _untyped_options(validation_strict, context)
@@ -240,10 +258,17 @@ def try_decode(
         except ESONError as exc:
             return Err(exc)
     reader = reader_for(type, indent_size)
+    log: list[Repair] = []
     try:
-        return Ok(reader.decode(text, strict, validation_strict, context))
+        value = reader.decode(
+            text, strict, log, validation_strict=validation_strict, context=context
+        )
     except ESONError as exc:
-        return Err(exc)
+        return Err(exc, repairs=tuple(log))
+    finally:
+        if repairs is not None:
+            repairs.extend(log)
+    return Ok(value, repairs=tuple(log))
 
 
 class Encoder:
@@ -343,7 +368,7 @@ class Decoder(Generic[T]):
         else:
             check_options(self._reader.binding, validation_strict, context)
 
-    def decode(self, text: Data) -> T:
+    def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
         """Decode one document (see :func:`eson.toon.decode`)."""
         reader = self._reader
         if reader is None:
@@ -351,7 +376,13 @@ class Decoder(Generic[T]):
                 text_of(text), strict=self.strict, indent_size=self.indent_size
             )
             return plain  # type: ignore[no-any-return]
-        result: T = reader.decode(text, self.strict, self.validation_strict, self.context)
+        result: T = reader.decode(
+            text,
+            self.strict,
+            repairs,
+            validation_strict=self.validation_strict,
+            context=self.context,
+        )
         return result
 
     def __repr__(self) -> str:

@@ -7,11 +7,14 @@
 - :mod:`eson.agent.profile`     -- the Wire Profile's data rules (W5, W6), one table
 - :mod:`eson.agent.linter`      -- the per-message lint (``lint``: W1, W4, W5, W6)
 - :mod:`eson.agent.prompts`     -- telling a model what to write (``prompt``, ``primer``)
+- :mod:`eson.agent.payload`     -- finding the payload in a model's reply (``extract``)
+- :mod:`eson.agent.replies`     -- reading a reply into a validated value (``parse_reply``)
+- :mod:`eson.agent.stream`      -- decoding a reply as it streams (``StreamDecoder``, ``Event``)
 
 The layer imports the codecs and the functional API, never the model bases
 (:mod:`eson.pydantic`, :mod:`eson.msgspec`): those sit above it and their
-``eson_prompt`` / ``toon_prompt`` methods delegate here.  Tokenizer packages
-load on the first count, not on import.
+``from_reply``, ``eson_prompt`` and ``toon_prompt`` methods delegate here.
+Tokenizer packages load on the first count, not on import.
 """
 
 from __future__ import annotations
@@ -19,20 +22,29 @@ from __future__ import annotations
 from eson.agent.choice import Choice, choose
 from eson.agent.linter import LintFinding, LintReport, lint
 from eson.agent.negotiation import accepted_formats, decode_as, detect
+from eson.agent.payload import Payload, extract, locate
 from eson.agent.prompts import PromptCost, primer, prompt, prompt_cost
+from eson.agent.replies import parse_reply
+from eson.agent.stream import Event, StreamDecoder
 from eson.agent.tokens import count_tokens, token_backends
 
 __all__ = [
     "Choice",
+    "Event",
     "LintFinding",
     "LintReport",
+    "Payload",
     "PromptCost",
+    "StreamDecoder",
     "accepted_formats",
     "choose",
     "count_tokens",
     "decode_as",
     "detect",
+    "extract",
     "lint",
+    "locate",
+    "parse_reply",
     "primer",
     "prompt",
     "prompt_cost",

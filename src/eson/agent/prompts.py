@@ -200,7 +200,9 @@ def _string(name: str, bounds: dict[str, Any], index: int) -> str:
         except re.error:
             raise _NoExampleError(name) from None
         for candidate in _PATTERN_CANDIDATES:
-            if compiled.search(candidate) and bounds.get("min_length", 0) <= len(candidate) <= bounds.get("max_length", len(candidate)):
+            if compiled.search(candidate) and bounds.get("min_length", 0) <= len(
+                candidate
+            ) <= bounds.get("max_length", len(candidate)):
                 return candidate
         raise _NoExampleError(name)
     text = f"{name or 'text'} {index}".replace("_", " ")
@@ -213,9 +215,7 @@ def _string(name: str, bounds: dict[str, Any], index: int) -> str:
     return text
 
 
-def _sample(
-    annotation: Any, binding: Binding, name: str, index: int, depth: int = 0
-) -> Any:
+def _sample(annotation: Any, binding: Binding, name: str, index: int, depth: int = 0) -> Any:
     """A made-up JSON-mode value for ``annotation`` (``index`` varies it per row)."""
     if depth > 8:
         raise _NoExampleError(name)
@@ -252,14 +252,20 @@ def _sample(
         if kind == "mapping":
             if len(args) == 2 and unwrap(args[0])[0] not in (str, Any):
                 raise _NoExampleError(name)
-            return {"key": _sample(args[1] if len(args) == 2 else Any, binding, "value", index, depth + 1)}
+            return {
+                "key": _sample(
+                    args[1] if len(args) == 2 else Any, binding, "value", index, depth + 1
+                )
+            }
         if kind == "tuple" and not (len(args) == 2 and args[1] is Ellipsis):
             return [_sample(arg, binding, name, index, depth + 1) for arg in args]
         count = max(1, bounds.get("min_length", 0))
         if "max_length" in bounds:
             count = min(count, bounds["max_length"])
         element = args[0]
-        return [_sample(element, binding, name, index + offset, depth + 1) for offset in range(count)]
+        return [
+            _sample(element, binding, name, index + offset, depth + 1) for offset in range(count)
+        ]
     shape = binding.model_shape(bare)
     if shape == "record":
         schema = record_schema(bare, binding)
@@ -320,7 +326,11 @@ def _document_sample(cls: type) -> dict[str, Any]:
         if item.output_only:
             continue
         try:
-            if item.record is not None and item.entry is not None and item.entry.value == "record_array":
+            if (
+                item.record is not None
+                and item.entry is not None
+                and item.entry.value == "record_array"
+            ):
                 document[item.wire] = [
                     _record_sample(item.record.fields, binding, item.record.model_type, row, 1)
                     for row in range(1, _rows(item) + 1)

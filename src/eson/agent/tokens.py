@@ -26,7 +26,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-__all__ = ["BACKENDS", "ENCODINGS", "TokenBackend", "count_tokens", "count_tokens_many", "token_backends"]
+__all__ = [
+    "BACKENDS",
+    "ENCODINGS",
+    "TokenBackend",
+    "count_tokens",
+    "count_tokens_many",
+    "token_backends",
+]
 
 #: The encodings counted exactly: GPT-4o / o-series / GPT-4.1 / GPT-5, and GPT-4 / GPT-3.5.
 ENCODINGS: tuple[str, ...] = ("o200k_base", "cl100k_base")
@@ -71,9 +78,7 @@ def token_backends() -> tuple[TokenBackend, ...]:
 def _make_counter(backend: str, encoding: str) -> Counter:
     module = _import(backend)
     if module is None:
-        raise ImportError(
-            f"token counting backend {backend!r} is not installed: {_EXTRA_HINT}"
-        )
+        raise ImportError(f"token counting backend {backend!r} is not installed: {_EXTRA_HINT}")
     if backend == "toktok":
         batch_count: Callable[..., list[int]] = module.batch_count  # type: ignore[attr-defined]
 

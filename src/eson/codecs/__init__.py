@@ -10,5 +10,10 @@
 - :mod:`eson.codecs.columnar_typed` -- model instance <-> columnar JSON
 - :mod:`eson.codecs.layout`      -- a schema's wire layout in words (prompts, feedback)
 - :mod:`eson.codecs.validation`  -- validation failures placed on the wire (both formats)
+- :mod:`eson.codecs.lenient`     -- the typed repairs of lenient reading (both formats)
+- :mod:`eson.codecs.feedback`    -- the layout a typed decode puts on its errors' feedback
+- :mod:`eson.codecs.stream`      -- streaming, format-neutral: events, record checks, the message
+- :mod:`eson.codecs.eson_stream` -- streamed ESON rows -> events and the validated message
+- :mod:`eson.codecs.toon_stream` -- streamed TOON entries and rows -> the same
 - :mod:`eson.codecs.generated`   -- compiling generated code (with linecache)
 """

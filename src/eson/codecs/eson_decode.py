@@ -28,25 +28,31 @@ from typing import Any
 
 from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, MODE_STR, RAW, exact_mask, native
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson.codecs.feedback import attach_expected
+from eson.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
 from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
-from eson.errors import CountError, DecodeError, ValidationError, echo
+from eson.errors import DecodeError, ESONError, ValidationError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson.wire.eson_cells import decode_column, encode_str
 from eson.wire.eson_reader import (
+    Document,
     Section,
     build_records,
     decode_section,
     entries_from,
+    entry_name,
     scan_sections,
     split_columns,
+    swallowed_entry_error,
 )
+from eson.wire.repairs import Repair, RepairLog
 
-__all__ = ["DocumentReader", "document_reader"]
+__all__ = ["DocumentReader", "document_reader", "known_cells", "validation_error"]
 
-SectionDecoder = Callable[[Section], Any]
+EntryDecoder = Callable[[Section, "RepairLog | None"], Any]
 ColumnDecoder = Callable[[Sequence[str]], tuple[list[Any], bool]]
 
 
@@ -69,6 +75,23 @@ _untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
 _exact_mask = exact_mask
 
 
+def known_cells(item: FieldSchema) -> dict[str, Any] | None:
+    """For a field of a few known values (``Literal`` strings, booleans): cell text -> value.
+
+    ``None`` for other fields.  A cell not in the table is decoded the usual way.
+    """
+    cell = item.cell
+    plain = cell.plain
+    known: dict[str, Any] | None = None
+    if cell.choices is not None:
+        known = {encode_str(choice): choice for choice in cell.choices}
+    elif plain and plain <= {bool, _NONE}:
+        known = {"true": True, "false": False}
+    if known is not None and _NONE in plain:
+        known["null"] = None
+    return known
+
+
 def _column_decoder(item: FieldSchema) -> ColumnDecoder:
     """Decode one column of cell texts into the untyped values.
 
@@ -84,14 +107,8 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
     exact = annotation in _EXACT_TYPES or (
         literal_values(annotation) is not None and cell.choices is not None
     )
-    known: dict[str, Any] | None = None
-    if cell.choices is not None:
-        known = {encode_str(choice): choice for choice in cell.choices}
-    elif plain and plain <= {bool, _NONE}:
-        known = {"true": True, "false": False}
+    known = known_cells(item)
     if known is not None:
-        if _NONE in plain:
-            known["null"] = None
         lookup = known.__getitem__
 
         def decode_known(texts: Sequence[str]) -> tuple[list[Any], bool]:
@@ -142,10 +159,14 @@ _NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
 class _RecordsDecoder:
     """Decode a ``records`` / ``record`` section whose rows are one record type."""
 
-    def __init__(self, record: RecordSchema) -> None:
+    def __init__(self, record: RecordSchema, numbered: bool = False) -> None:
         self.record = record
+        self.numbered = numbered
         self.by_wire = {item.wire: item for item in record.fields if not item.output_only}
         self.decoders = {wire: _column_decoder(item) for wire, item in self.by_wire.items()}
+        self.text_fields = frozenset(
+            wire for wire, item in self.by_wire.items() if takes_only_text(item.cell)
+        )
         self.order = tuple(item.wire for item in record.fields if not item.output_only)
         self.drop_n = "n" not in self.by_wire
         self.build = None
@@ -184,12 +205,32 @@ class _RecordsDecoder:
                 trusted.append((flag == 1 and trust) or (exact != 0 and mask == exact))
         return columns, trusted
 
-    def __call__(self, section: Section) -> Any:
+    def __call__(self, section: Section, log: RepairLog | None = None) -> Any:
         fields = section.fields or ()
         drop = self.drop_n and section.kind == "records" and bool(fields) and fields[0] == "n"
-        done = self._native(section, fields, drop) if native is not None and fields else None
+        # The accelerator reads strict text only: a lenient read (a repair log)
+        # may repair cells, which only the Python column decoders do.
+        done = (
+            self._native(section, fields, drop)
+            if native is not None and fields and log is None
+            else None
+        )
         if drop:
             fields = fields[1:]
+        elif (
+            log is not None
+            and self.numbered
+            and section.kind == "records"
+            and not (fields and fields[0] == "n")
+        ):
+            log.append(
+                Repair(
+                    section.line,
+                    "missing-n",
+                    "the record array has no n column; its rows were read in the order written",
+                    section.name,
+                )
+            )
         if done is not None:
             columns, trusted = done
         else:
@@ -204,6 +245,16 @@ class _RecordsDecoder:
                     values, ok = decode(texts)
                 except DecodeError as exc:
                     raise _located(exc, section, field) from None
+                if log is not None and not ok and field in self.text_fields:
+                    values = fix_text_column(
+                        values,
+                        texts,
+                        log,
+                        _row_line(section),
+                        section.name,
+                        field,
+                        section.kind == "records",
+                    )
                 columns.append(values)
                 trusted.append(ok)
         records: list[Any] | None = None
@@ -222,18 +273,51 @@ class _RecordsDecoder:
         return records if section.kind == "records" else records[0]
 
 
-def _entry_decoder(item: FieldSchema) -> Callable[[Section], Any]:
+def _by_line(repair: Repair) -> int:
+    return repair.line
+
+
+def _row_line(section: Section) -> Callable[[int], int]:
+    first = section.line + 1
+    return lambda index: first + index
+
+
+def _plain_section(section: Section, log: RepairLog | None) -> Any:
+    return decode_section(section)
+
+
+def _entry_decoder(item: FieldSchema, numbered: bool) -> EntryDecoder:
     if item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
-        records = _RecordsDecoder(item.record)
+        records = _RecordsDecoder(item.record, numbered)
         wanted = "records" if item.entry is EntryKind.RECORD_ARRAY else "record"
 
-        def decode(section: Section) -> Any:
+        def decode(section: Section, log: RepairLog | None) -> Any:
             if section.kind == wanted:
-                return records(section)
+                return records(section, log)
             return decode_section(section)
 
         return decode
-    return decode_section
+    if takes_only_text(item.cell) and item.entry in (EntryKind.SCALAR, EntryKind.SCALAR_ARRAY):
+
+        def decode_text(section: Section, log: RepairLog | None) -> Any:
+            value = decode_section(section)
+            if log is None:
+                return value
+            if section.kind == "scalar":
+                kind = text_repair(value)
+                if kind is None:
+                    return value
+                raw = section.body[0]
+                log.append(Repair(section.line, kind, text_detail(raw), section.name))
+                return raw
+            if section.kind == "array":
+                return fix_text_column(
+                    value, section.body, log, _row_line(section), section.name, None
+                )
+            return value
+
+        return decode_text
+    return _plain_section
 
 
 class DocumentReader:
@@ -243,22 +327,52 @@ class DocumentReader:
         self.schema = schema
         self.binding: Binding = schema.binding
         self.validate = schema.binding.validator(schema.model_type)
-        self.entries: dict[str, SectionDecoder] = {
-            item.wire: _entry_decoder(item) for item in schema.fields if not item.output_only
+        self.entries: dict[str, EntryDecoder] = {
+            item.wire: _entry_decoder(item, schema.number)
+            for item in schema.fields
+            if not item.output_only
         }
         self.wires = frozenset(self.entries)
         self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
 
     def plain(
-        self, data: str | bytes | bytearray | memoryview
+        self,
+        data: Document,
+        strict: bool = True,
+        repairs: RepairLog | None = None,
+        partial: bool = False,
     ) -> tuple[dict[str, Any], list[Section]]:
-        """Decode the text into the plain document the framework validates."""
-        sections = scan_sections(data)
-        self.check_counts(sections)
-        entries = self.entries
-        document = {
-            section.name: entries.get(section.name, decode_section)(section) for section in sections
-        }
+        """Decode the text into the plain document the framework validates.
+
+        ``strict=False`` reads leniently (text repairs, a missing header, and
+        the typed repairs of :mod:`eson.codecs.lenient`), recording each
+        repair in ``repairs``; ``partial`` is that of
+        :func:`eson.wire.eson_reader.scan_sections`.  Counts are checked
+        either way (:meth:`check_counts`).
+        """
+        if strict:
+            sections = scan_sections(data)
+            self.check_counts(sections)
+            entries = self.entries
+            document = {
+                section.name: entries.get(section.name, _plain_section)(section, None)
+                for section in sections
+            }
+            return document, sections
+        log: RepairLog = []
+        try:
+            sections = scan_sections(
+                data, strict=False, repairs=log, headerless=True, partial=partial
+            )
+            self.check_counts(sections)
+            entries = self.entries
+            document = {
+                section.name: entries.get(section.name, _plain_section)(section, log)
+                for section in sections
+            }
+        finally:
+            if repairs is not None:
+                repairs.extend(sorted(log, key=_by_line))
         return document, sections
 
     def check_counts(self, sections: Sequence[Section]) -> None:
@@ -296,39 +410,40 @@ class DocumentReader:
                 if entries_from(section.body, offset, len(section.body)):
                     stray = section.line + 1 + offset
                     line = section.body[offset]
-                    name = re.split(r"[=\[{]", line, maxsplit=1)[0]
-                    raise CountError(
-                        f"declares {section.count} {'row' if section.count == 1 else 'rows'}, "
-                        f"but line {stray} is the entry "
-                        f"{echo(line)} of the field {echo(name)}, which the document "
-                        "otherwise lacks",
-                        line=section.line,
-                        section=section.name,
-                        declared=section.count,
-                        actual=offset,
-                        stray_line=stray,
+                    raise swallowed_entry_error(
+                        section.name, section.count, section.line, stray, line, entry_name(line)
                     )
 
     def decode(
         self,
-        data: str | bytes | bytearray | memoryview,
+        data: Document,
+        strict: bool = True,
+        repairs: RepairLog | None = None,
+        partial: bool = False,
+        *,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> Any:
         """Decode and validate; see the module documentation.
 
         ``validation_strict`` and ``context`` go to the framework's validation
-        (see :func:`eson.decode`).
+        (see :func:`eson.decode`).  Every :class:`~eson.errors.ESONError`
+        raised carries the layout the type expects, for its ``feedback``
+        (:mod:`eson.codecs.feedback`).
         """
         check_options(self.binding, validation_strict, context)
-        document, sections = self.plain(data)
+        try:
+            document, sections = self.plain(data, strict, repairs, partial)
+        except ESONError as exc:
+            raise attach_expected(exc, self.schema.model_type, "eson") from None
         try:
             return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:
                 raise
-            raise validation_error(problems, sections, document) from exc
+            error = validation_error(problems, sections, document)
+            raise attach_expected(error, self.schema.model_type, "eson") from exc
 
 
 def document_reader(schema: DocumentSchema) -> DocumentReader:

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from eson.codecs.eson_decode import DocumentReader
 from eson.codecs.eson_encode import DocumentWriter
 from eson.schema.compile import document_schema
+from eson.wire.repairs import Repair
 
 __all__ = ["decode_model", "encode_model", "reader_for", "writer_for"]
 
@@ -63,9 +64,14 @@ def encode_model(obj: object, number: bool | None = None) -> str:
 def decode_model(
     cls: type[T],
     data: str | bytes | bytearray | memoryview,
+    strict: bool = True,
+    repairs: list[Repair] | None = None,
+    partial: bool = False,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T:
-    """Read an ESON document into a validated instance of ``cls``."""
-    result: Any = reader_for(cls).decode(data, validation_strict, context)
+    """Read an ESON document into a validated instance of ``cls`` (see :func:`eson.decode`)."""
+    result: Any = reader_for(cls).decode(
+        data, strict, repairs, partial, validation_strict=validation_strict, context=context
+    )
     return result  # type: ignore[no-any-return]

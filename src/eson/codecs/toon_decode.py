@@ -44,15 +44,18 @@ from operator import methodcaller
 from typing import Any
 
 from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, RAW, exact_mask, native
+from eson.codecs.feedback import attach_expected
 from eson.codecs.generated import compile_function
+from eson.codecs.lenient import text_detail, text_repair, text_spots
 from eson.codecs.toon_columns import decode_ints, decode_numbers
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson.codecs.validation import Place, check_options, validation_error
-from eson.errors import TOONError
+from eson.errors import ESONError, TOONError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, FieldSchema, RecordSchema
 from eson.wire.options import strict_flag
+from eson.wire.repairs import Repair
 from eson.wire.toon_header import HeaderField, RowLayout, parse_header
 from eson.wire.toon_limits import MAX_DEPTH, check_objects
 from eson.wire.toon_parser import Positions, decode_text, text_of
@@ -801,6 +804,9 @@ class DocumentReader:
         self,
         data: str | bytes | bytearray | memoryview,
         strict: bool = True,
+        repairs: list[Repair] | None = None,
+        texts: bool | None = None,
+        *,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> Any:
@@ -808,18 +814,51 @@ class DocumentReader:
 
         ``strict`` is TOON's strict mode; ``validation_strict`` and ``context``
         go to the framework's validation (see :func:`eson.toon.decode`).
+        ``texts`` applies the typed rule of :mod:`eson.codecs.lenient` (a bare
+        number or boolean in a string-only field is read as its token text),
+        recording each repair in ``repairs``; it defaults to ``not strict``
+        (the rule is part of TOON's lenient reading), and the reply reader
+        uses it with the strict wire checks.
         """
         check_options(self.binding, validation_strict, context)
         strict = strict_flag(strict)
-        text = text_of(data)
-        document = self.plain(text, strict)
+        try:
+            text = text_of(data)
+            document = self.plain(text, strict)
+            if (not strict if texts is None else texts) and text_spots(self.schema, document):
+                document = self.with_texts(text, strict, repairs)
+        except ESONError as exc:
+            raise attach_expected(exc, self.schema.model_type, "toon") from None
         try:
             return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:
                 raise
-            raise self.error(problems, text, strict) from exc
+            error = self.error(problems, text, strict)
+            if isinstance(error, ESONError):
+                attach_expected(error, self.schema.model_type, "toon")
+            raise error from exc
+
+    def with_texts(self, text: str, strict: bool, repairs: list[Repair] | None) -> Any:
+        """The plain document with numbers and booleans in string fields read as their tokens."""
+        positions = Positions(tokens=True)
+        document = decode_text(
+            text, strict=strict, indent_size=self.indent_size, positions=positions
+        )
+        found: list[Repair] = []
+        for spot in text_spots(self.schema, document):
+            container = spot.container
+            token = positions.token_of(container, spot.step)
+            kind = text_repair(container[spot.step])  # type: ignore[index]
+            if token is None or kind is None:
+                continue  # not read from a single token: leave it to validation
+            container[spot.step] = token  # type: ignore[index]
+            line = positions.line_of(document, spot.loc) or 1
+            found.append(Repair(line, kind, text_detail(token), spot.section, spot.row, spot.field))
+        if repairs is not None:
+            repairs.extend(sorted(found, key=lambda repair: repair.line))
+        return document
 
     def error(self, problems: Sequence[Problem], text: str, strict: bool) -> Exception:
         """The :class:`ValidationError` for ``problems``, placed on the lines of ``text``."""

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from eson.codecs.toon_decode import DocumentReader
 from eson.codecs.toon_encode import DocumentWriter, WriterSet
 from eson.schema.compile import document_schema
+from eson.wire.repairs import Repair
 
 __all__ = ["decode_model", "encode_model", "reader_for", "writer_for"]
 
@@ -80,9 +81,13 @@ def decode_model(
     data: str | bytes | bytearray | memoryview,
     strict: bool = True,
     indent_size: int = 2,
+    repairs: list[Repair] | None = None,
+    *,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T:
-    """Read a TOON document into a validated instance of ``cls``."""
-    result: Any = reader_for(cls, indent_size).decode(data, strict, validation_strict, context)
+    """Read a TOON document into a validated instance of ``cls`` (see :func:`eson.toon.decode`)."""
+    result: Any = reader_for(cls, indent_size).decode(
+        data, strict, repairs, validation_strict=validation_strict, context=context
+    )
     return result  # type: ignore[no-any-return]

@@ -234,6 +234,17 @@ class Binding(Protocol):
         ``None`` means: use plain attribute access.
         """
 
+    def row_constructor(
+        self, cls: type, fields: Sequence[FieldSchema]
+    ) -> Callable[..., Any] | None:
+        """An optional fast path for one row: build an instance from its values, positionally.
+
+        Only called with values that are already valid as they are for their
+        fields (exactly typed); the result must equal validating the row's
+        dict.  ``None`` when there is no such path (validators must see the
+        dict).
+        """
+
     def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
         """How the C accelerator may read the attributes ``attrs`` of instances of ``cls``.
 

@@ -230,6 +230,13 @@ class MsgspecBinding:
 
         return read
 
+    def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
+        if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct) or not _positional(cls):
+            return None
+        if tuple(item.attr for item in fields) != cls.__struct_fields__:
+            return None
+        return cls
+
     def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
         if not issubclass(cls, msgspec.Struct) or tuple(attrs) != cls.__struct_fields__:
             return None

@@ -269,6 +269,9 @@ class PydanticBinding:
 
         return read
 
+    def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
+        return None  # validators see whole records: always validate dicts
+
     def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
         if not isinstance(cls, type) or not issubclass(cls, BaseModel) or not attrs:
             return None

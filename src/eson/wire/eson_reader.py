@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
@@ -27,21 +27,46 @@ from typing import Any, Literal
 from eson.accelerator import MODE_GENERIC, RAW, native
 from eson.errors import CountError, DecodeError, echo
 from eson.wire.eson_cells import decode_cell, decode_column
+from eson.wire.eson_lenient import (
+    HEAD_SPACE,
+    body_has_edge_space,
+    is_blank,
+    repair_head,
+    strip_row,
+    strip_scalar_cell,
+)
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
+from eson.wire.repairs import Repair, RepairLog
 
 __all__ = [
     "HEADER",
+    "Head",
     "Section",
     "SectionKind",
+    "SplitText",
     "build_records",
+    "count_error",
     "decode_document",
+    "document_end",
     "entries_from",
     "entry_extent",
+    "entry_name",
+    "head_extent",
+    "leftover_error",
+    "looks_like_prose",
+    "number_text",
+    "read_head",
+    "read_header",
+    "row_like",
     "row_numbers",
     "scan_sections",
     "split_columns",
+    "split_row",
     "split_rows",
+    "stray_entry_error",
+    "swallowed_entry_error",
     "text_of",
+    "width_error",
 ]
 
 #: The first line of every ESON 1.x document.
@@ -52,6 +77,7 @@ SectionKind = Literal["scalar", "array", "records", "record"]
 _SCALAR_HEAD = re.compile(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
 _SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[([0-9]+)\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
 _VERSION_HEAD = re.compile(r"!eson/[^\s]*")
+_NAME_START = re.compile(NAME_PATTERN)
 _split_tab = methodcaller("split", "\t")
 # Sections with fewer rows than this build dicts with zip; generating a builder
 # only pays for itself on longer arrays (and bounds work on hostile documents).
@@ -73,6 +99,9 @@ class Section:
         fields: Declared field names (record kinds), else ``None``.
         count: Number of body lines (1 for a scalar or single record).
         body: The cell text (scalar) or the body lines (other kinds).
+        joined: The body lines of a record section joined by ``"\t\n\t"``,
+            when a lenient read made that text already (:func:`split_columns`
+            reuses it).
     """
 
     name: str
@@ -81,6 +110,7 @@ class Section:
     fields: tuple[str, ...] | None
     count: int
     body: list[str]
+    joined: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def numbered(self) -> bool:
@@ -109,15 +139,43 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
     raise TypeError(f"ESON input must be str or bytes-like, not {type(data).__name__}")
 
 
-def _lines(text: str) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class SplitText:
+    """A document already cut into lines (by a reader that had to split it anyway).
+
+    Attributes:
+        lines: The lines, without line breaks (LF; the CR of a CRLF removed;
+            no byte-order mark).
+        terminated: Whether the last line had a line break.
+    """
+
+    lines: list[str]
+    terminated: bool
+
+
+Document = str | bytes | bytearray | memoryview | SplitText
+
+
+def _lines(data: Document, strict: bool = True) -> tuple[list[str], bool]:
+    """Split a document into lines (BOM dropped, CRLF read as LF).
+
+    Returns the lines and whether the text ended with a line break.  A
+    strict read refuses a text without the header before splitting it.
+    """
+    if isinstance(data, SplitText):
+        return data.lines, data.terminated  # read only: never changed here
+    text = text_of(data)
+    if strict:
+        _check_first_line(text)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     lines = text.split("\n")
-    if lines[-1] == "":
+    terminated = lines[-1] == ""
+    if terminated:
         lines.pop()
-    return lines
+    return lines, terminated
 
 
 def _check_first_line(text: str) -> None:
@@ -134,89 +192,340 @@ def _check_first_line(text: str) -> None:
     _check_header([first.removesuffix("\r")] if text[start:] else [])
 
 
-def _check_header(lines: list[str]) -> None:
+def _check_header(lines: list[str], log: RepairLog | None = None, headerless: bool = False) -> int:
+    """Check the header line; return the index of the first entry line."""
     if not lines:
         raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
-    head = lines[0]
-    if head == HEADER:
-        return
-    if _VERSION_HEAD.fullmatch(head):
+    return 1 if read_header(lines[0], log, headerless) else 0
+
+
+def read_header(line: str, log: RepairLog | None, headerless: bool) -> bool:
+    """Check the first line of a document; ``False`` when it is an entry to read as such.
+
+    ``log`` is the repair log of a lenient read (``None``: strict).
+    ``headerless``: (lenient, typed) a document whose first line is an
+    entry is read as if the header were there.
+
+    Raises:
+        DecodeError: for a missing (when not allowed) or unsupported header.
+    """
+    if line == HEADER:
+        return True
+    if log is not None:
+        stripped = line.rstrip(HEAD_SPACE)
+        if stripped == HEADER:
+            log.append(
+                Repair(1, "line-end-space", "removed the white space after the header !eson/1")
+            )
+            return True
+        if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(line):
+            log.append(Repair(1, "missing-header", f"read as if the header {HEADER} came first"))
+            return False
+    if _VERSION_HEAD.fullmatch(line):
         raise DecodeError(
-            f"unsupported version header {echo(head)}; this decoder reads {HEADER}", line=1
+            f"unsupported version header {echo(line)}; this decoder reads {HEADER}", line=1
         )
-    raise DecodeError(f"expected the header {HEADER}, got {echo(head)}", line=1)
+    raise DecodeError(f"expected the header {HEADER}, got {echo(line)}", line=1)
 
 
-def scan_sections(data: str | bytes | bytearray | memoryview) -> list[Section]:
+def _is_entry_head(line: str) -> bool:
+    """Whether a line parses as an entry head as it stands."""
+    if _SCALAR_HEAD.fullmatch(line) is not None:
+        return True
+    match = _SECTION_HEAD.fullmatch(line)
+    return match is not None and (match.group(2) is not None or match.group(3) is not None)
+
+
+def _reads_as_entry(line: str) -> bool:
+    """Whether a line parses as an entry head, as it stands or after a lenient repair."""
+    if _is_entry_head(line):
+        return True
+    repaired = repair_head(line)
+    return repaired is not None and _is_entry_head(repaired[0])
+
+
+def scan_sections(
+    data: Document,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    headerless: bool = False,
+    partial: bool = False,
+) -> list[Section]:
     """Split a document into sections without decoding any cell.
+
+    Strict and lenient reading are this one scanner: a lenient read takes
+    the same steps and, only where the strict reading of a line fails (or
+    the text holds white space next to a TAB or line break), tries the
+    repairs of :mod:`eson.wire.eson_lenient`.
+
+    Args:
+        data: The document.
+        strict: ``False`` reads leniently: the repairs of
+            :mod:`eson.wire.eson_lenient` are applied and recorded in
+            ``repairs``.  Counts, cell counts and the ``n`` sequence are
+            checked either way.
+        repairs: Where a lenient read records its repairs (``None``: not kept).
+        headerless: (lenient) accept a document without the ``!eson/1``
+            line, as typed decoding does.
+        partial: (lenient) the text may end before the last section's
+            declared rows: keep the rows present (a last line without a
+            line break is dropped, since it may be cut) and record it.
 
     Raises:
         DecodeError: for a missing or unsupported header, a malformed head
             line, an invalid or duplicate name or field, or a declared count
             larger than the lines that follow.
     """
-    text = text_of(data)
-    _check_first_line(text)
-    lines = _lines(text)
-    _check_header(lines)
+    lines, terminated = _lines(data, strict)
+    log: RepairLog | None = None
+    if not strict:
+        log = repairs if repairs is not None else []
+    index = _check_header(lines, log, headerless)
     sections: list[Section] = []
     seen: set[str] = set()
     total = len(lines)
-    index = 1
     while index < total:
-        head = lines[index]
         line_no = index + 1
-        scalar = _SCALAR_HEAD.fullmatch(head)
+        try:
+            head = read_head(lines[index], line_no, seen, log)
+        except DecodeError:
+            if sections and entry_extent(lines[index]) is None:
+                _check_leftover_rows(sections[-1], lines, index)
+            raise
+        if head is None:  # a blank line, skipped
+            index += 1
+            continue
+        name = head.name
+        if head.kind == "scalar":
+            sections.append(Section(name, "scalar", line_no, None, 1, [head.cell or ""]))
+            index += 1
+            continue
+        available = total - index - 1
+        count = head.count
+        following = index + 1 + count
+        if count > available:
+            if log is None or not partial or head.kind == "record":
+                raise _short_body(head, lines, index)
+            stray = _first_entry(lines, index + 1, total, head.fields)
+            if stray is not None:  # not cut short: the count is wrong
+                raise count_error(head, available, line_no, stray + 1, lines[stray])
+            count = available if terminated or available == 0 else available - 1
+            log.append(short_array(head, count, count < available, line_no))
+            following = total
+        body = lines[index + 1 : index + 1 + count]
+        joined = None
+        if log is not None and body:
+            split = bool(head.fields)
+            joined = ("\t\n\t" if split else "\n").join(body)
+            if body_has_edge_space(joined, split):
+                body = _strip_body(body, head.fields, line_no, name, log)
+                joined = None
+            elif not split:
+                joined = None  # only record rows are joined this way by split_columns
+        sections.append(Section(name, head.kind, line_no, head.fields, count, body, joined))
+        index = following
+    return sections
+
+
+@dataclass(slots=True)
+class Head:
+    """An entry's head line, read.
+
+    Attributes:
+        name: The entry's name.
+        kind: See :class:`Section`.
+        fields: Declared field names (record kinds), else ``None``.
+        count: Declared number of body lines (1 for a single record, 0 for
+            a scalar); a count of more than 18 digits reads as 10**18.
+        count_text: The count as written (arrays), else ``None``.
+        cell: A scalar entry's cell text, else ``None``.
+    """
+
+    name: str
+    kind: SectionKind
+    fields: tuple[str, ...] | None
+    count: int
+    count_text: str | None = None
+    cell: str | None = None
+
+
+_HUGE_COUNT = 10**18
+
+
+def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) -> Head | None:
+    """Read one head line (the line where an entry must start).
+
+    ``seen`` holds the names read so far (the new one is added); ``log`` is
+    the repair log of a lenient read (``None``: strict).  Returns ``None``
+    for a blank line that a lenient read skips.
+
+    Raises:
+        DecodeError: for a line that is no valid head (after the lenient
+            repairs, when reading leniently), or a duplicate name or field.
+    """
+    while True:
+        scalar = _SCALAR_HEAD.fullmatch(line)
         if scalar is not None:
             name = scalar.group(1)
             if name in seen:
                 raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
             seen.add(name)
-            sections.append(Section(name, "scalar", line_no, None, 1, [scalar.group(2)]))
-            index += 1
-            continue
-        match = _SECTION_HEAD.fullmatch(head)
+            cell = scalar.group(2)
+            if log is not None and cell and (cell[0] in HEAD_SPACE or cell[-1] in HEAD_SPACE):
+                cell, notes = strip_scalar_cell(cell)
+                _note(log, line_no, notes, name)
+            return Head(name, "scalar", None, 0, None, cell)
+        match = _SECTION_HEAD.fullmatch(line)
         if match is None or (match.group(2) is None and match.group(3) is None):
-            if sections:
-                _check_leftover_rows(sections[-1], lines, index)
-            raise DecodeError(f"invalid entry {echo(head)}", line=line_no)
+            if log is not None:
+                if is_blank(line):
+                    log.append(
+                        Repair(line_no, "blank-line", "skipped a blank line between entries")
+                    )
+                    return None
+                repaired = repair_head(line)
+                if repaired is not None and _is_entry_head(repaired[0]):
+                    line, notes = repaired
+                    _note(log, line_no, notes, _NAME_START.match(line).group(0))  # type: ignore[union-attr]
+                    continue  # read again, now as a canonical head
+            raise DecodeError(f"invalid entry {echo(line)}", line=line_no)
         name, count_text, field_text = match.groups()
         if name in seen:
             raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
-        seen.add(name)
         fields: tuple[str, ...] | None = None
         if field_text is not None:
             fields = tuple(field_text.split(",")) if field_text else ()
-            for field in fields:
-                if NAME_RE.fullmatch(field) is None:
-                    raise DecodeError(
-                        f"invalid field name {echo(field)}", line=line_no, section=name
-                    )
+            bad = next((field for field in fields if NAME_RE.fullmatch(field) is None), None)
+            if bad is not None:
+                repaired = repair_head(line) if log is not None else None
+                if repaired is not None and _is_entry_head(repaired[0]):
+                    assert log is not None
+                    _note(log, line_no, repaired[1], name)
+                    line = repaired[0]
+                    continue  # read again, now as a canonical head
+                raise DecodeError(f"invalid field name {echo(bad)}", line=line_no, section=name)
             if len(set(fields)) != len(fields):
                 raise DecodeError(
                     f"duplicate field {echo(_first_repeated(fields))}", line=line_no, section=name
                 )
-        available = total - index - 1
+        seen.add(name)
         if count_text is None:
-            count = 1
-            kind: SectionKind = "record"
-        else:
-            digits = count_text.lstrip("0") or "0"
-            count = int(digits) if len(digits) <= 18 else available + 1
-            kind = "array" if fields is None else "records"
-        if count > available:
-            raise _short_body(name, kind, fields, count_text, lines, index)
-        sections.append(
-            Section(name, kind, line_no, fields, count, lines[index + 1 : index + 1 + count])
+            return Head(name, "record", fields, 1)
+        digits = count_text.lstrip("0") or "0"
+        count = int(digits) if len(digits) <= 18 else _HUGE_COUNT
+        return Head(name, "array" if fields is None else "records", fields, count, count_text)
+
+
+def count_error(
+    head: Head,
+    available: int,
+    line_no: int,
+    stray_line: int | None = None,
+    stray: str | None = None,
+) -> DecodeError:
+    """The error for a head whose declared rows the text does not hold.
+
+    ``available`` is how many lines follow the head; ``stray_line`` and
+    ``stray`` name the first of them that is an entry, not a row, when the
+    rest of the text reads as entries from there on (the count is too high).
+    The whole-text scanner and the stream both build their errors here.
+    """
+    if head.kind == "record":
+        return DecodeError(
+            "is a single record, but no row follows its header", line=line_no, section=head.name
         )
-        index += 1 + count
-    return sections
+    declared, shown = _declared_count(head.count_text)
+    if stray_line is not None:
+        return CountError(
+            f"declares {_rows(shown)}, but line {stray_line} is the entry {echo(stray)}",
+            line=line_no,
+            section=head.name,
+            declared=declared,
+            actual=stray_line - line_no - 1,
+            stray_line=stray_line,
+        )
+    return CountError(
+        f"declares {_rows(shown)}, but only {available} "
+        f"{'line follows' if available == 1 else 'lines follow'}",
+        line=line_no,
+        section=head.name,
+        declared=declared,
+        actual=available,
+    )
+
+
+def _short_body(head: Head, lines: list[str], index: int) -> DecodeError:
+    """The error for the head at ``index`` declaring more rows than lines follow it."""
+    stray = _first_entry(lines, index + 1, len(lines), head.fields)
+    if stray is None:
+        return count_error(head, len(lines) - index - 1, index + 1)
+    return count_error(head, len(lines) - index - 1, index + 1, stray + 1, lines[stray])
+
+
+def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repair:
+    """(partial) The repair recording an array cut short by the end of the text."""
+    return Repair(
+        line_no,
+        "rows-missing",
+        f"the text ends after {kept} of the {_declared(head.count_text or '1')} declared rows"
+        + (" (the last line, maybe cut, was dropped)" if dropped_last else "")
+        + "; kept those",
+        head.name,
+    )
+
+
+def _note(log: RepairLog, line: int, notes: list[tuple[str, str]], section: str) -> None:
+    log.extend(Repair(line, kind, detail, section) for kind, detail in notes)  # type: ignore[arg-type]
+
+
+def _declared(count_text: str) -> str:
+    declared = count_text.lstrip("0") or "0"
+    if len(declared) > 40:
+        declared = f"{declared[:20]}...({len(declared)} digits)"
+    return declared
+
+
+def _strip_body(
+    body: list[str], fields: tuple[str, ...] | None, head_line: int, name: str, log: RepairLog
+) -> list[str]:
+    """(lenient) ``body`` with white space stripped around its cells, each change recorded."""
+    split = bool(fields)
+    stripped = list(body)
+    for offset, line in enumerate(body):
+        fixed, changed = strip_row(line, split)
+        if not changed:
+            continue
+        stripped[offset] = fixed
+        line_no = head_line + 1 + offset
+        if fields is not None and not fields:
+            detail = "removed the white space on the empty row of a record without fields"
+            log.append(Repair(line_no, "cell-space", detail, name, offset + 1))
+            continue
+        for position in changed:
+            field = fields[position] if fields and position < len(fields) else None
+            log.append(
+                Repair(
+                    line_no,
+                    "cell-space",
+                    "removed white space around the cell",
+                    name,
+                    offset + 1,
+                    field,
+                )
+            )
+    return stripped
 
 
 # -- counts are checksums ------------------------------------------------------------
 # A declared count that is too high makes the next entries rows; one that is
 # too low makes the last rows entries.  Either way some line contradicts the
 # count, and the error names the header, the count and that line.
+
+
+def entry_name(head: str) -> str:
+    """The name an entry head starts with (the text before ``=``, ``[`` or ``{``)."""
+    return re.split(r"[=\[{]", head, maxsplit=1)[0]
 
 
 def entry_extent(head: str) -> int | None:
@@ -252,7 +561,7 @@ def entries_from(lines: list[str], start: int, end: int) -> bool:
     return True
 
 
-def _declared(count_text: str | None) -> tuple[int | None, str]:
+def _declared_count(count_text: str | None) -> tuple[int | None, str]:
     """The declared count as a number (``None`` when absurdly long) and as text."""
     if count_text is None:
         return 1, "1"
@@ -264,43 +573,6 @@ def _declared(count_text: str | None) -> tuple[int | None, str]:
 
 def _rows(count: int | str) -> str:
     return f"{count} row" if str(count) == "1" else f"{count} rows"
-
-
-def _short_body(
-    name: str,
-    kind: SectionKind,
-    fields: tuple[str, ...] | None,
-    count_text: str | None,
-    lines: list[str],
-    index: int,
-) -> DecodeError:
-    """The error for a head declaring more rows than lines follow it."""
-    line_no = index + 1
-    if kind == "record":
-        return DecodeError(
-            "is a single record, but no row follows its header", line=line_no, section=name
-        )
-    declared, shown = _declared(count_text)
-    total = len(lines)
-    stray = _first_entry(lines, index + 1, total, fields)
-    if stray is not None:
-        return CountError(
-            f"declares {_rows(shown)}, but line {stray + 1} is the entry {echo(lines[stray])}",
-            line=line_no,
-            section=name,
-            declared=declared,
-            actual=stray - index - 1,
-            stray_line=stray + 1,
-        )
-    available = total - index - 1
-    return CountError(
-        f"declares {_rows(shown)}, but only {available} "
-        f"{'line follows' if available == 1 else 'lines follow'}",
-        line=line_no,
-        section=name,
-        declared=declared,
-        actual=available,
-    )
 
 
 def _first_entry(
@@ -340,39 +612,82 @@ def _check_leftover_rows(previous: Section, lines: list[str], index: int) -> Non
     if swallowed is not None and entries_from(lines, swallowed, index + 1):
         # The count is too high: from that line on, the "rows" are entries,
         # and the last of them owns the line that is no entry by itself.
-        raise CountError(
-            f"declares {_rows(previous.count)}, but line {swallowed + 1} is the entry "
-            f"{echo(lines[swallowed])}",
-            line=previous.line,
-            section=previous.name,
-            declared=previous.count,
-            actual=swallowed - start,
-            stray_line=swallowed + 1,
+        raise stray_entry_error(
+            previous.name, previous.count, previous.line, swallowed + 1, lines[swallowed]
         )
-
-    def row_like(line: str) -> bool:
-        return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
-
-    if not row_like(lines[index]):
+    if not row_like(lines[index], width):
         return
     extra = 1
-    while index + extra < len(lines) and row_like(lines[index + extra]):
+    while index + extra < len(lines) and row_like(lines[index + extra], width):
         extra += 1
-    actual = previous.count + extra
-    if previous.kind == "record":
-        reason = f"is a single record, but line {index + 1} is another row: {echo(lines[index])}"
+    raise leftover_error(
+        previous.kind, previous.name, previous.count, previous.line, index + 1, lines[index], extra
+    )
+
+
+def row_like(line: str, width: int) -> bool:
+    """Whether a line at an entry's place has the shape of a row of ``width`` cells."""
+    return line != "" and line.count("\t") == width - 1 and entry_extent(line) is None
+
+
+def stray_entry_error(
+    name: str, count: int, head_line: int, stray_line: int, stray: str
+) -> CountError:
+    """The count error of a section whose declared rows take in the entry on ``stray_line``."""
+    return CountError(
+        f"declares {_rows(count)}, but line {stray_line} is the entry {echo(stray)}",
+        line=head_line,
+        section=name,
+        declared=count,
+        actual=stray_line - head_line - 1,
+        stray_line=stray_line,
+    )
+
+
+def leftover_error(
+    kind: SectionKind,
+    name: str,
+    count: int,
+    head_line: int,
+    stray_line: int,
+    stray: str,
+    extra: int,
+) -> CountError:
+    """The count error of a section followed by ``extra`` more rows, the first on ``stray_line``."""
+    actual = count + extra
+    if kind == "record":
+        reason = f"is a single record, but line {stray_line} is another row: {echo(stray)}"
     else:
         reason = (
-            f"declares {_rows(previous.count)}, but {actual} follow: line {index + 1} is a row, "
-            f"not an entry ({echo(lines[index])})"
+            f"declares {_rows(count)}, but {actual} follow: line {stray_line} is a row, "
+            f"not an entry ({echo(stray)})"
         )
-    raise CountError(
+    return CountError(
         reason,
-        line=previous.line,
-        section=previous.name,
-        declared=previous.count,
+        line=head_line,
+        section=name,
+        declared=count,
         actual=actual,
-        stray_line=index + 1,
+        stray_line=stray_line,
+    )
+
+
+def swallowed_entry_error(
+    name: str, count: int, head_line: int, stray_line: int, stray: str, field: str
+) -> CountError:
+    """The count error of a one-column array whose rows took in the entry of ``field``.
+
+    For typed reading, which knows that the schema has a field ``field``
+    the document otherwise lacks.
+    """
+    return CountError(
+        f"declares {_rows(count)}, but line {stray_line} is the entry "
+        f"{echo(stray)} of the field {echo(field)}, which the document otherwise lacks",
+        line=head_line,
+        section=name,
+        declared=count,
+        actual=stray_line - head_line - 1,
+        stray_line=stray_line,
     )
 
 
@@ -381,14 +696,8 @@ def _entry_in_rows(section: Section, offset: int) -> CountError | None:
     body = section.body
     if entry_extent(body[offset]) is None or not entries_from(body, offset, len(body)):
         return None
-    stray = section.line + 1 + offset
-    return CountError(
-        f"declares {_rows(section.count)}, but line {stray} is the entry {echo(body[offset])}",
-        line=section.line,
-        section=section.name,
-        declared=section.count,
-        actual=offset,
-        stray_line=stray,
+    return stray_entry_error(
+        section.name, section.count, section.line, section.line + 1 + offset, body[offset]
     )
 
 
@@ -407,32 +716,67 @@ def split_rows(section: Section) -> list[list[str]]:
     if width == 0:
         for offset, line in enumerate(section.body):
             if line != "":
-                count_error = _entry_in_rows(section, offset)
-                if count_error is not None:
-                    raise count_error
-                raise DecodeError(
-                    "expected an empty row for a record with no fields",
-                    line=section.line + 1 + offset,
-                    section=section.name,
-                    row=offset + 1,
-                )
+                stray_error = _entry_in_rows(section, offset)
+                if stray_error is not None:
+                    raise stray_error
+            split_row(line, fields, False, section.name, offset + 1, section.line + 1 + offset)
         return [[] for _ in section.body]
     rows = list(map(_split_tab, section.body))
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
-                count_error = _entry_in_rows(section, offset)
-                if count_error is not None:
-                    raise count_error
-                raise DecodeError(
-                    f"expected {width} cells, got {len(cells)}",
-                    line=section.line + 1 + offset,
-                    section=section.name,
-                    row=offset + 1,
+                stray_error = _entry_in_rows(section, offset)
+                if stray_error is not None:
+                    raise stray_error
+                raise width_error(
+                    width, len(cells), section.name, offset + 1, section.line + 1 + offset
                 )
     if section.numbered:
         _check_numbering(section, rows)
     return rows
+
+
+def split_row(
+    line: str, fields: tuple[str, ...], numbered: bool, section: str, row: int, line_no: int
+) -> list[str]:
+    """One body line of a record section as its cells, checked as :func:`split_rows` checks it.
+
+    ``numbered``: the section is a record array whose first field is ``n``,
+    so this row's ``n`` cell must be ``row``.
+
+    Raises:
+        DecodeError: for a wrong number of cells or a wrong ``n``.
+    """
+    if not fields:
+        if line != "":
+            raise DecodeError(
+                "expected an empty row for a record with no fields",
+                line=line_no,
+                section=section,
+                row=row,
+            )
+        return []
+    cells = line.split("\t")
+    if len(cells) != len(fields):
+        raise width_error(len(fields), len(cells), section, row, line_no)
+    if numbered and cells[0] != number_text(row):
+        _check_number(cells[0], row, section, line_no)
+    return cells
+
+
+def number_text(row: int) -> str:
+    """``str(row)``: what the reserved ``n`` cell of row ``row`` holds (cached)."""
+    if row <= len(_ROW_NUMBERS):
+        return _ROW_NUMBERS[row - 1]
+    if row <= _ROW_NUMBERS_CACHED:
+        start = len(_ROW_NUMBERS) + 1
+        _ROW_NUMBERS.extend(map(str, range(start, max(row, start + 1023) + 1)))
+        return _ROW_NUMBERS[row - 1]
+    return str(row)
+
+
+def width_error(width: int, got: int, section: str, row: int, line_no: int) -> DecodeError:
+    return DecodeError(f"expected {width} cells, got {got}", line=line_no, section=section, row=row)
 
 
 _ROW_NUMBERS: list[str] = []
@@ -468,7 +812,8 @@ def split_columns(section: Section) -> list[list[str]]:
         return [list(column) for column in zip(*split_rows(section))] or [[] for _ in fields]
     # Rows are joined with a marker cell "\n", which no real cell can hold:
     # every row has `width` cells iff each marker sits at its slot.
-    cells = "\t\n\t".join(body).split("\t")
+    joined = section.joined if section.joined is not None else "\t\n\t".join(body)
+    cells = joined.split("\t")
     stride = width + 1
     if len(cells) != count * stride - 1 or (
         count > 1 and cells[width::stride].count("\n") != count - 1
@@ -486,26 +831,26 @@ def _check_numbering(section: Section, rows: list[list[str]]) -> None:
     if [cells[0] for cells in rows] == row_numbers(len(rows)):
         return
     for offset, cells in enumerate(rows):
-        number = offset + 1
-        try:
-            value = decode_cell(cells[0])
-        except DecodeError as exc:
-            raise DecodeError(
-                exc.reason,
-                line=section.line + 1 + offset,
-                section=section.name,
-                row=number,
-                field="n",
-            ) from None
-        if type(value) not in (int, float) or value != number:
-            raise DecodeError(
-                f"reserved n is {echo(cells[0])}, expected {number}: rows were dropped, "
-                "duplicated or reordered",
-                line=section.line + 1 + offset,
-                section=section.name,
-                row=number,
-                field="n",
-            )
+        _check_number(cells[0], offset + 1, section.name, section.line + 1 + offset)
+
+
+def _check_number(cell: str, number: int, section: str, line_no: int) -> None:
+    """Check one reserved ``n`` cell (which is not spelled as ``str(number)``)."""
+    try:
+        value = decode_cell(cell)
+    except DecodeError as exc:
+        raise DecodeError(
+            exc.reason, line=line_no, section=section, row=number, field="n"
+        ) from None
+    if type(value) not in (int, float) or value != number:
+        raise DecodeError(
+            f"reserved n is {echo(cell)}, expected {number}: rows were dropped, "
+            "duplicated or reordered",
+            line=line_no,
+            section=section,
+            row=number,
+            field="n",
+        )
 
 
 def decode_records(section: Section) -> list[dict[str, Any]]:
@@ -596,14 +941,24 @@ def decode_section(section: Section) -> Any:
     return records if section.kind == "records" else records[0]
 
 
-def decode_document(data: str | bytes | bytearray | memoryview) -> dict[str, Any]:
+def decode_document(
+    data: Document,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    partial: bool = False,
+) -> dict[str, Any]:
     """Decode an ESON document into a ``dict`` of plain values.
+
+    ``strict``, ``repairs`` and ``partial`` are those of :func:`scan_sections`
+    (an untyped read always needs the header).
 
     Raises:
         DecodeError: for any malformed document, naming the line.
         TypeError: for input that is neither text nor bytes.
     """
-    return {section.name: decode_section(section) for section in scan_sections(data)}
+    sections = scan_sections(data, strict=strict, repairs=repairs, partial=partial)
+    return {section.name: decode_section(section) for section in sections}
 
 
 def _first_repeated(names: tuple[str, ...]) -> str:
@@ -613,3 +968,60 @@ def _first_repeated(names: tuple[str, ...]) -> str:
             return name
         seen.add(name)
     raise AssertionError("no name is repeated")
+
+
+def head_extent(line: str) -> int | None:
+    """How many body lines follow a head line (leniently read), or ``None`` if it is no head.
+
+    A scalar entry has none, a single record one, an array its declared
+    count (clamped to 10**9).  Used to find where a document ends inside
+    surrounding text (:func:`document_end`).
+    """
+    extent = entry_extent(line)
+    if extent is None:
+        repaired = repair_head(line)
+        if repaired is None:
+            return None
+        extent = entry_extent(repaired[0])
+        if extent is None:
+            return None
+    return min(extent, 10**9)
+
+
+def looks_like_prose(line: str) -> bool:
+    """A line that is no part of a document: no TAB, and words or a sentence's end."""
+    if "\t" in line:
+        return False
+    text = line.strip(HEAD_SPACE)
+    return " " in text or text[-1:] in (".", "!", "?", ":") or text.startswith("```")
+
+
+def document_end(lines: list[str], start: int) -> int:
+    """The index after the last line of the ESON document whose first entry is ``lines[start]``.
+
+    Entries are followed head by head, each with its declared rows, so the
+    document ends where its last section's rows end.  Blank lines between
+    entries are passed over; the document ends at the first line at a head's
+    place that reads as prose (see :func:`looks_like_prose`).  A line at a
+    head's place that is neither a head nor prose (a TAB-separated row past
+    the declared count, say) stays in the document, so that reading it fails
+    with the count error instead of silently dropping rows.
+    """
+    index = start
+    end = start
+    total = len(lines)
+    while index < total:
+        line = lines[index].rstrip("\r")
+        if is_blank(line):
+            index += 1
+            continue
+        rows = head_extent(line)
+        if rows is None:
+            if looks_like_prose(line):
+                break
+            index += 1
+            end = index
+            continue
+        index = min(total, index + 1 + rows)
+        end = index
+    return end

@@ -33,7 +33,7 @@ from eson.wire.toon_scanner import (
     split_table,
 )
 
-__all__ = ["Positions", "decode_text", "text_of"]
+__all__ = ["Positions", "decode_text", "is_key_value", "split_key", "text_of"]
 
 _OBJECT, _LIST, _TRAIL = 0, 1, 2
 _QUOTED_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)" *:', re.S)
@@ -80,11 +80,26 @@ class Positions:
     came from.
     """
 
-    __slots__ = ("items", "keys")
+    __slots__ = ("items", "keys", "tokens")
 
-    def __init__(self) -> None:
+    def __init__(self, tokens: bool = False) -> None:
         self.keys: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}
         self.items: dict[int, tuple[list[Any], list[int]]] = {}
+        #: With ``tokens=True``: the token text each primitive was read from,
+        #: keyed by ``(id(container), key or index)``, with the container itself
+        #: (held, like the others, so that no identity is reused meanwhile).
+        self.tokens: dict[tuple[int, str | int], tuple[Any, str]] | None = (
+            {} if tokens else None
+        )
+
+    def token_of(self, container: dict[str, Any] | list[Any], step: str | int) -> str | None:
+        """The token ``container[step]`` was read from (``None`` if not recorded)."""
+        if self.tokens is None:
+            return None
+        found = self.tokens.get((id(container), step))
+        if found is None or found[0] is not container:
+            return None
+        return found[1]
 
     def key(self, container: dict[str, Any], key: str, line: int) -> None:
         """Record that ``container[key]`` was read from ``line``."""
@@ -139,6 +154,7 @@ def decode_text(
     indent_size: int = 2,
     level: int = 1,
     positions: Positions | None = None,
+    fields: bool = False,
 ) -> Any:
     """Decode a TOON document held in a ``str`` into plain Python values.
 
@@ -158,6 +174,9 @@ def decode_text(
             document; more when ``text`` is a block cut out of a larger
             document, so that the nesting limit counts from where it stood).
         positions: When given, records the line of every key and element.
+        fields: The text is known to hold fields of an object (a block of a
+            document being streamed): never read it as a root array or a
+            lone primitive.
 
     Raises:
         TOONError: for malformed text, with the 1-based line number.
@@ -168,7 +187,7 @@ def decode_text(
     if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
         raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
     lines = scan_lines(text, indent_size, strict)
-    return _Parser(lines, strict, level, positions).parse()
+    return _Parser(lines, strict, level, positions, fields).parse()
 
 
 class _Frame:
@@ -229,12 +248,32 @@ def _split_key(content: str) -> tuple[str, str]:
     return content[:colon].strip(" "), content[colon + 1 :].strip(" ")
 
 
+def is_key_value(content: str) -> bool:
+    """Whether a line's content (without indentation) is a ``key: ...`` line."""
+    return bool(content) and _is_key_value(content)
+
+
+def split_key(content: str) -> tuple[str, str]:
+    """A ``key: value`` line's decoded key and its trimmed rest.
+
+    Raises:
+        TOONError: for a malformed key.
+    """
+    return _split_key(content)
+
+
 class _Parser:
     """One decoding run over scanned lines."""
 
     def __init__(
-        self, lines: ScannedLines, strict: bool, level: int = 1, positions: Positions | None = None
+        self,
+        lines: ScannedLines,
+        strict: bool,
+        level: int = 1,
+        positions: Positions | None = None,
+        fields: bool = False,
     ) -> None:
+        self.fields = fields
         self.level = level
         self.positions = positions
         self.depths = lines.depths
@@ -273,7 +312,7 @@ class _Parser:
             shift = self.depths[0]
             self.depths = [max(0, depth - shift) for depth in self.depths]
         first = contents[0]
-        if first[0] == "[":
+        if first[0] == "[" and not self.fields:
             if first.rstrip(" ") == "[]":
                 if count > 1 and self.strict:
                     self.index = 1
@@ -287,7 +326,7 @@ class _Parser:
                 self._run(following)
                 self._close_all()
                 return holder[0]
-        if count == 1 and not _is_key_value(first):
+        if count == 1 and not self.fields and not _is_key_value(first):
             return parse_primitive(first.rstrip(" "))
         root: dict[str, Any] = {}
         self.stack.append(_Frame(_OBJECT, root, 0, -1, False, self.level))
@@ -403,6 +442,8 @@ class _Parser:
             target[key] = []
         else:
             target[key] = parse_primitive(rest)
+            if self.positions is not None and self.positions.tokens is not None:
+                self.positions.tokens[id(target), key] = (target, rest)
         return index + 1
 
     def _item(self, frame: _Frame, index: int) -> int:
@@ -448,6 +489,8 @@ class _Parser:
             item_frame = _Frame(_OBJECT, obj, depth + 1, depth, False, level)
             self.stack.append(item_frame)
             return self._field(item_frame, rest, depth + 1, index, False)
+        if self.positions is not None and self.positions.tokens is not None:
+            self.positions.tokens[id(items), len(items)] = (items, rest)
         items.append(parse_primitive(rest))
         return index + 1
 
@@ -479,7 +522,11 @@ class _Parser:
             value = []
             following = self._table_rows(header, value, depth, level, index)
         elif header.inline:
-            value = parse_column(split_cells(header.inline, header.delimiter))
+            tokens = split_cells(header.inline, header.delimiter)
+            value = parse_column(tokens)
+            if self.positions is not None and self.positions.tokens is not None:
+                for position, token in enumerate(tokens):
+                    self.positions.tokens[id(value), position] = (value, token)
             if self.strict and len(value) != header.length:
                 raise TOONError(f"array declares {header.length} values but has {len(value)}")
         else:
@@ -579,6 +626,7 @@ class _Parser:
                 self._raise_at_bad_cell(columns, row_lines, header.key)
                 raise
             names = layout.names
+            start = len(rows)
             if names is not None:
                 rows.extend(map(dict, map(zip, repeat(names), zip(*values))))
             else:
@@ -586,6 +634,11 @@ class _Parser:
             if self.positions is not None:
                 for row_line in row_lines:
                     self.positions.item(rows, self.numbers[row_line])
+                tokens = self.positions.tokens
+                if tokens is not None and names is not None:
+                    for offset, row in enumerate(rows[start:]):
+                        for name, column in zip(names, columns):
+                            tokens[id(row), name] = (row, column[offset])
         return line_no
 
     def _raise_at_bad_cell(

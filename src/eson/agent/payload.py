@@ -1,0 +1,508 @@
+"""Finding the payload in a model's reply: fences, prose around it, which format it is.
+
+Models wrap what they were asked to write: a sentence first, a code fence
+(```` ```eson ````, ```` ```toon ````, ```` ```json ```` or a bare ```` ``` ````), a
+closing remark, sometimes a second fence or a JSON example before the real
+answer.  :func:`locate` finds the payload and says which format it is;
+:func:`eson.extract` returns its text.
+
+The rules, in order:
+
+1. **Candidates.**  Every fenced block whose language tag is empty, ``eson``,
+   ``toon``, ``json`` (or ``text``/``txt``/``plaintext``) is a candidate (a
+   fence that is never closed -- a reply cut off -- runs to the end); so is
+   each document found in the text outside fences: an ESON document from its
+   ``!eson/1`` line to where its last section's rows end, a JSON object or
+   array, a TOON block.  Fences in other languages (```` ```python ````) are
+   code, never payloads.
+2. **Format.**  Each candidate's format comes from its content (``!eson/``
+   first, JSON that parses, TOON ``key: value`` lines, ESON entries), the
+   fence tag breaking ties; a header-less ESON document or a bare TOON block
+   outside fences counts only when it starts with a name the schema declares
+   (``names``), since prose can look like either.
+3. **Choice.**  The candidate in the format listed first in ``formats``
+   wins; among several in that format a fenced one beats an unfenced one, and
+   the last beats earlier ones (models put the answer after examples and
+   drafts).
+
+Line numbers are kept: :attr:`Payload.first_line` says where the payload
+starts in the reply, so errors and repairs can point into the reply itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from eson.agent.negotiation import detect
+from eson.errors import DecodeError, echo
+from eson.wire.eson_lenient import is_blank
+from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
+from eson.wire.toon_stream import ends_document
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "Payload",
+    "extract",
+    "fence_opening",
+    "is_payload_tag",
+    "locate",
+    "starts_eson",
+    "starts_toon",
+]
+
+Format = Literal["eson", "toon", "json"]
+
+#: The formats a reply may be in, in the default order of preference.
+FORMATS: tuple[Format, ...] = ("eson", "toon", "json")
+
+_FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.\-]*)[^`]*")
+_PAYLOAD_TAGS = {"": None, "eson": "eson", "toon": "toon", "json": "json", "jsonc": "json"}
+_TEXT_TAGS = frozenset({"text", "txt", "plaintext", "plain"})
+_TOON_KEY = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)'
+_TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
+_TOON_ROOT = re.compile(r"\[[0-9]+[\t|]?\](?:\{[^}\n]*\})?:.*")
+_VERSION = re.compile(r"!eson/\S*")
+_DETECTED: dict[str, Format] = {
+    "eson/1": "eson",
+    "toon": "toon",
+    "json": "json",
+    "columnar": "json",
+}
+# JSON may start mid-line ("Here it is: {...}"): try a few starts, never every brace.
+_JSON_TRIES = 8
+_JSON_START = re.compile(r"[{\[]")
+_json_decoder = json.JSONDecoder()
+
+
+@dataclass(frozen=True)
+class Payload:
+    """The payload found in a reply.
+
+    Attributes:
+        lines: The payload's lines, as written (fence and prose removed; the
+            CR of a CRLF removed).
+        terminated: Whether its last line had a line break.
+        format: ``"eson"``, ``"toon"`` or ``"json"``.
+        first_line: 1-based line of the reply where the payload starts.
+        fenced: Whether it came from a code fence.
+        tag: The fence's language tag (``""`` for a bare fence), or ``None``.
+        crlf: The reply's lines end with CRLF.
+    """
+
+    lines: list[str]
+    terminated: bool
+    format: Format
+    first_line: int
+    fenced: bool
+    tag: str | None = None
+    crlf: bool = False
+
+    @property
+    def text(self) -> str:
+        """The payload's text, as written (with its own line breaks)."""
+        separator = "\r\n" if self.crlf else "\n"
+        return separator.join(self.lines) + (separator if self.terminated else "")
+
+    @property
+    def split(self) -> SplitText:
+        """The payload as lines, for a reader that takes them as they are."""
+        return SplitText(self.lines, self.terminated)
+
+
+@dataclass(slots=True)
+class _Block:
+    lines: list[str]
+    first: int  # 0-based index of the block's first line in the reply
+    fenced: bool
+    tag: str | None
+    ends_reply: bool = False  # its last line is the reply's last, without a line break
+
+
+def extract(text: str | bytes | bytearray | memoryview) -> str:
+    """The ESON, TOON or JSON payload inside a model's reply.
+
+    Finds it inside a ```` ```eson ````, ```` ```toon ````, ```` ```json ```` or
+    bare ```` ``` ```` fence, or unfenced between prose (an ESON document ends
+    where its last section's rows end); see :mod:`eson.agent.payload` for
+    the exact rules.  The text is returned as written: decode it with
+    ``strict=False`` to apply the safe repairs.
+
+    Raises:
+        eson.DecodeError: when the reply holds no payload (with a
+            ``feedback`` text for the model).
+    """
+    return locate(text).text
+
+
+def locate(
+    text: str | bytes | bytearray | memoryview,
+    formats: Sequence[str] = FORMATS,
+    names: Collection[str] | None = None,
+) -> Payload:
+    """Find the payload of a reply among the allowed ``formats`` (see the module documentation).
+
+    Args:
+        text: The reply.
+        formats: The formats to look for, most preferred first.
+        names: The top-level names the expected schema declares; they let a
+            header-less ESON document or a TOON block outside fences be told
+            from prose.
+
+    Raises:
+        eson.DecodeError: when no payload in an allowed format is found.
+        ValueError: for an unknown format name.
+    """
+    allowed = _check_formats(formats)
+    reply = text_of(text)
+    if reply.startswith("\ufeff"):
+        reply = reply[1:]
+    first_break = reply.find("\n")
+    crlf = first_break > 0 and reply[first_break - 1] == "\r"
+    fenced, outside = _blocks(reply)
+    for fmt in allowed:  # the first format with a candidate wins: stop searching there
+        found: list[Payload] = []
+        for block in fenced:
+            payload = _fenced_payload(block, fmt, allowed)
+            if payload is not None:
+                found.append(payload)
+        if not found:
+            for block in outside:
+                found.extend(_unfenced_payloads(block, fmt, names))
+        if found:
+            chosen = max(found, key=lambda payload: payload.first_line)
+            if crlf:
+                chosen = replace(chosen, crlf=True)
+            return chosen
+    raise DecodeError(_nothing_found(allowed, reply), line=1)
+
+
+def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
+    if isinstance(formats, str):
+        raise TypeError("formats must be a sequence of format names, e.g. ('eson', 'json')")
+    chosen: list[Format] = []
+    for given in formats:
+        # "eson/1" is ESON's name in eson.choose and eson.detect: both spellings work.
+        name = "eson" if given == "eson/1" else given
+        if name not in FORMATS:
+            raise ValueError(
+                f"unknown reply format {echo(given)}; use 'eson' (or 'eson/1'), 'toon' or 'json'"
+            )
+        if name not in chosen:
+            chosen.append(name)
+    if not chosen:
+        raise ValueError("formats must name at least one of 'eson', 'toon', 'json'")
+    return tuple(chosen)
+
+
+def _nothing_found(allowed: Sequence[str], reply: str) -> str:
+    names = [name.upper() for name in allowed]
+    wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    if not reply.strip():
+        return f"the reply is empty; expected a {wanted} document"
+    return f"no {wanted} document found in the reply"
+
+
+# -- blocks: fenced and not -----------------------------------------------------------
+
+
+def fence_opening(line: str) -> tuple[str, str, re.Pattern[str]] | None:
+    """For a code fence's opening line: its indentation, language tag and closing-line pattern.
+
+    ``None`` when the line opens no fence.  Shared by :func:`locate` and the
+    stream's reply filter, so both read fences alike.
+    """
+    opening = _FENCE_OPEN.fullmatch(line)
+    if opening is None:
+        return None
+    indent, marker, tag = opening.groups()
+    close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+    return indent, tag.lower(), close
+
+
+def is_payload_tag(tag: str) -> bool:
+    """Whether a fence with this language tag may hold a payload (not code in another language)."""
+    return tag in _PAYLOAD_TAGS or tag in _TEXT_TAGS
+
+
+def _lines_of(text: str, final: bool) -> tuple[list[str], bool]:
+    """A piece of the reply as lines (the CR of a CRLF removed).
+
+    ``final``: the piece runs to the end of the reply, so its last line may
+    lack a line break; otherwise it ends with one.  Returns the lines and
+    whether the last of them had no line break.
+    """
+    lines = text.split("\n")
+    last = lines.pop()  # what follows the last line break ("" when the piece ends with one)
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if last:
+        lines.append(last)
+    return lines, bool(last) and final
+
+
+def _fence_lines(reply: str) -> list[tuple[int, int]]:
+    """Where the lines holding three backticks or tildes start and end, in order.
+
+    Found with single-character searches (the markers are rare in a reply),
+    never by looking at every line, so a long document without fences costs
+    next to nothing.
+    """
+    spans: list[tuple[int, int]] = []
+    for char in ("`", "~"):
+        marker = char * 3
+        position = reply.find(char)
+        while position >= 0:
+            if reply.startswith(marker, position):
+                start = reply.rfind("\n", 0, position) + 1
+                end = reply.find("\n", position)
+                end = len(reply) if end < 0 else end
+                spans.append((start, end))
+                position = end
+            position = reply.find(char, position + 1)
+    return sorted(set(spans))
+
+
+def _line_text(reply: str, start: int, end: int) -> str:
+    line = reply[start:end]
+    return line[:-1] if line.endswith("\r") and end < len(reply) else line
+
+
+def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
+    """Split the reply into fenced blocks and the runs of lines outside fences."""
+    spans = _fence_lines(reply)
+    if not spans:
+        lines, cut = _lines_of(reply, True)
+        return [], [_Block(lines, 0, False, None, cut)]
+    fenced: list[_Block] = []
+    outside: list[_Block] = []
+    position = 0  # where the text not yet placed in a block starts
+    line_index = 0  # its line number (0-based)
+    span = 0
+    while span < len(spans):
+        start, end = spans[span]
+        span += 1
+        if start < position:
+            continue
+        opening = fence_opening(_line_text(reply, start, end))
+        if opening is None:
+            continue
+        run, _ = _lines_of(reply[position:start], False)
+        if run:
+            outside.append(_Block(run, line_index, False, None))
+        opener = line_index + len(run)
+        indent, tag, close = opening
+        closer: tuple[int, int] | None = None
+        while span < len(spans):
+            candidate = spans[span]
+            span += 1
+            if candidate[0] > end and close.fullmatch(_line_text(reply, *candidate)):
+                closer = candidate
+                break
+        if closer is None:
+            body, cut = _lines_of(reply[end + 1 :], True)
+            position = len(reply)
+        else:
+            body, cut = _lines_of(reply[end + 1 : closer[0]], False)
+            position = closer[1] + 1
+        if indent:
+            body = [_dedent(line, len(indent)) for line in body]
+        fenced.append(_Block(body, opener + 1, True, tag, cut))
+        line_index = opener + 1 + len(body) + (closer is not None)
+    if position < len(reply):
+        rest, cut = _lines_of(reply[position:], True)
+        outside.append(_Block(rest, line_index, False, None, cut))
+    return fenced, outside
+
+
+def _dedent(line: str, width: int) -> str:
+    """A fenced line without the fence's own indentation (as Markdown reads it)."""
+    if not width:
+        return line
+    strip = len(line) - len(line.lstrip(" "))
+    return line[min(strip, width) :]
+
+
+def _trimmed(lines: list[str]) -> tuple[int, int]:
+    """The index of the first non-blank line and the index after the last one."""
+    start = 0
+    end = len(lines)
+    while start < end and is_blank(lines[start]):
+        start += 1
+    while end > start and is_blank(lines[end - 1]):
+        end -= 1
+    return start, end
+
+
+def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
+    # Every line of a reply but its very last had a line break after it.  Keep
+    # that fact: a cut-off last line must not look complete (partial reading).
+    terminated = end < len(block.lines) or not block.ends_reply
+    return Payload(
+        block.lines[start:end], terminated, fmt, block.first + start + 1, block.fenced, block.tag
+    )
+
+
+def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Payload | None:
+    tag = block.tag or ""
+    if not is_payload_tag(tag):
+        return None  # code in another language
+    start, end = _trimmed(block.lines)
+    if start == end:
+        return None
+    if _content_format(block.lines[start:end], _PAYLOAD_TAGS.get(tag), allowed) != fmt:
+        return None
+    if fmt == "eson":
+        # A blank line may be a row (the empty row of "name{}"): keep the
+        # trailing blank lines the document's own counts take.
+        first = start + 1 if block.lines[start].startswith("!eson/") else start
+        end = max(end, document_end(block.lines, first))
+    return _payload(block, start, end, fmt)
+
+
+def _content_format(lines: list[str], hint: str | None, allowed: Sequence[Format]) -> Format | None:
+    """The format of a fenced block's content, or ``None`` if none of ``allowed`` fits.
+
+    The payload detection rules of :func:`eson.detect` decide (ESON header,
+    JSON, TOON); content that is none of them may still be an ESON document
+    without its header (its first line an entry), and broken content takes
+    the fence's tag, so that the format's own reader says what is wrong.
+    """
+    first = lines[0].strip()
+    if _VERSION.match(first):
+        return "eson" if "eson" in allowed else None
+    found = _DETECTED.get(detect("\n".join(lines)))
+    if found is not None and found in allowed:
+        return found
+    if found is None and "eson" in allowed and head_extent(first) is not None:
+        return "eson"
+    if hint in allowed:
+        return hint  # type: ignore[return-value]
+    return None
+
+
+# -- payloads outside fences ----------------------------------------------------------
+
+
+def _unfenced_payloads(block: _Block, fmt: Format, names: Collection[str] | None) -> list[Payload]:
+    if fmt == "eson":
+        return _unfenced_eson(block, names)
+    payload = _unfenced_json(block) if fmt == "json" else _unfenced_toon(block, names)
+    return [] if payload is None else [payload]
+
+
+def _unfenced_eson(block: _Block, names: Collection[str] | None) -> list[Payload]:
+    lines = block.lines
+    found: list[Payload] = []
+    total = len(lines)
+    index = 0
+    while index < total:
+        line = lines[index]
+        if starts_eson(line, None):
+            end = max(document_end(lines, index + 1), index + 1)
+            found.append(_payload(block, index, end, "eson"))
+            index = end
+            continue
+        index += 1
+    if found or not names:
+        return found
+    # No header: a document that starts with an entry the schema declares.
+    for index, line in enumerate(lines):
+        if not starts_eson(line, names):
+            continue
+        end = document_end(lines, index)
+        found.append(_payload(block, index, end, "eson"))
+        break
+    return found
+
+
+def _entry_name(line: str) -> str:
+    match = re.match(r"[A-Za-z_][A-Za-z0-9_.\-]*", line)
+    return match.group(0) if match else ""
+
+
+def _unfenced_json(block: _Block) -> Payload | None:
+    text = "\n".join(block.lines)
+    tries = 0
+    position = 0
+    best: tuple[int, int] | None = None
+    while tries < _JSON_TRIES:
+        match = _JSON_START.search(text, position)
+        if match is None:
+            break
+        start = match.start()
+        tries += 1
+        try:
+            _, end = _json_decoder.raw_decode(text, start)
+        except ValueError:
+            position = start + 1
+            continue
+        if best is None or end - start > best[1] - best[0]:
+            best = (start, end)
+        position = end
+    if best is None:
+        return None
+    start, end = best
+    first = text.count("\n", 0, start)
+    return Payload(text[start:end].split("\n"), False, "json", block.first + first + 1, False)
+
+
+def starts_eson(line: str, names: Collection[str] | None) -> bool:
+    """Whether an ESON document outside fences starts on this line.
+
+    Its ``!eson/`` header line, or -- when the schema's top-level ``names``
+    are known -- an entry of one of those names.  Shared by :func:`locate`
+    and the stream's reply filter.
+    """
+    if line.startswith("!eson/") and _VERSION.fullmatch(line.rstrip(" \t")):
+        return True
+    return names is not None and _entry_name(line) in names and head_extent(line) is not None
+
+
+def starts_toon(line: str, names: Collection[str] | None) -> bool:
+    """Whether a TOON block outside fences may start on this line.
+
+    A ``key: ...`` line (or a root array header), whose key is one of the
+    schema's top-level ``names`` when they are known.
+    """
+    if _TOON_ROOT.fullmatch(line) is not None:
+        return True
+    key = _toon_key(line)
+    return key is not None and (names is None or key in names)
+
+
+def _toon_key(line: str) -> str | None:
+    match = _TOON_LINE.fullmatch(line)
+    if match is None:
+        return None
+    key = match.group(1)
+    return key[1:-1] if key.startswith('"') else key
+
+
+def _unfenced_toon(block: _Block, names: Collection[str] | None) -> Payload | None:
+    lines = block.lines
+    total = len(lines)
+    for start in range(total):
+        if not starts_toon(lines[start], names):
+            continue
+        end = start + 1
+        index = start + 1
+        while index < total:
+            line = lines[index]
+            if is_blank(line):
+                index += 1
+                continue
+            if line[:1] == " " or line.lstrip(" ").startswith("#"):
+                end = index = index + 1
+                continue
+            if ends_document(line):
+                break
+            end = index = index + 1
+        if names is None and end - start < 2 and "[" not in lines[start]:
+            continue  # one "word: words" line is prose more often than TOON
+        return _payload(block, start, end, "toon")
+    return None

@@ -1,0 +1,448 @@
+"""Decoding a reply while it streams: :class:`StreamDecoder`, events, and the async helper.
+
+A model's reply arrives in chunks.  :class:`StreamDecoder` turns them into
+:class:`~eson.codecs.stream.Event` objects as soon as each entry or row is
+complete -- a row's event comes out of the :meth:`~StreamDecoder.feed` call
+that delivers its line break -- and :meth:`~StreamDecoder.close` returns the
+validated message, the same as decoding the whole text.
+
+The pipeline is the whole-text one, cut into lines:
+:class:`~eson.wire.lines.LineSplitter` (chunks to lines: UTF-8 and CRLF split
+across chunks, a byte-order mark) -> the reply filter here (prose and a
+code fence around the document) -> the format's line reader
+(:class:`eson.wire.eson_stream.LineReader`, :class:`eson.wire.toon_stream.LineReader`:
+counts, ``n``, lenient repairs) -> the format's builder (cells to values,
+records validated, the message validated at the end).  Nothing keeps the
+text: memory is the longest line plus the decoded values, and with
+``keep=False`` not even the rows.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any, Generic, Literal, TypeVar, overload
+
+from eson.agent.payload import fence_opening, is_payload_tag, starts_eson, starts_toon
+from eson.api import check_reading
+from eson.codecs.eson_stream import ESONBuilder
+from eson.codecs.feedback import attach_expected
+from eson.codecs.stream import Event
+from eson.codecs.toon_stream import TOONBuilder
+from eson.codecs.validation import check_options
+from eson.errors import DecodeError, ESONError, TOONError, echo
+from eson.schema.compile import document_schema
+from eson.wire import eson_stream, toon_stream
+from eson.wire.eson_reader import swallowed_entry_error
+from eson.wire.lines import LineSplitter
+from eson.wire.repairs import Repair
+
+__all__ = ["Event", "StreamDecoder"]
+
+T = TypeVar("T")
+
+StreamFormat = Literal["eson", "eson/1", "toon"]
+
+
+class _ReplyFilter:
+    """The lines of the document inside a streamed reply (prose and fences dropped).
+
+    Before the document: prose is skipped; a code fence in a payload
+    language (or none) opens it; ``!eson/...``, or an entry of a declared
+    name (typed), starts an unfenced one.  Inside a fence, its closing line
+    ends the document; anything after the document is ignored.
+    """
+
+    __slots__ = ("closed", "fence", "format", "names", "skipped", "state")
+
+    def __init__(self, format: StreamFormat, names: frozenset[str] | None) -> None:
+        self.format = format
+        self.names = names
+        self.state = "before"  # before, code, fence-start, fenced, open, done
+        self.fence: re.Pattern[str] | None = None
+        #: Lines of the reply before the document's first line.
+        self.skipped = 0
+        #: The document ended (its fence closed).
+        self.closed = False
+
+    def lines(self, lines: list[str]) -> list[str]:
+        if self.state in ("open", "fenced") and self.fence is None:
+            return lines
+        kept: list[str] = []
+        for line in lines:
+            state = self.state
+            if state == "open":
+                kept.append(line)
+            elif state == "fenced":
+                assert self.fence is not None
+                if self.fence.fullmatch(line) is not None:
+                    self.state = "done"
+                    self.closed = True
+                else:
+                    kept.append(line)
+            elif state == "done":
+                continue
+            elif state == "code":
+                self.skipped += 1
+                assert self.fence is not None
+                if self.fence.fullmatch(line) is not None:
+                    self.state = "before"
+            elif state == "fence-start":
+                if not line.strip():
+                    self.skipped += 1
+                    continue
+                self.state = "fenced"
+                kept.append(line)
+            else:
+                opening = fence_opening(line)
+                if opening is not None:
+                    _, tag, self.fence = opening
+                    # JSON is no streamed format: a JSON fence is skipped like code.
+                    payload = is_payload_tag(tag) and not tag.startswith("json")
+                    self.state = "fence-start" if payload else "code"
+                    self.skipped += 1
+                elif self._starts(line):
+                    self.state = "open"
+                    kept.append(line)
+                else:
+                    self.skipped += 1
+        return kept
+
+    def _starts(self, line: str) -> bool:
+        if self.format == "eson":
+            return starts_eson(line, self.names)
+        return starts_toon(line, self.names)
+
+
+class StreamDecoder(Generic[T]):
+    """Decode an ESON or TOON document (or a model's reply holding one) as it streams.
+
+    ``feed`` each chunk as it arrives; it returns the :class:`Event` of every
+    entry and row the chunk completed.  ``close`` when the stream ends; it
+    returns the validated message (the same as decoding the whole text) or
+    raises if the stream was cut short.  ``snapshot`` gives the value so far.
+
+    Args:
+        type: The model class, or ``None`` for plain values.
+        format: ``"eson"`` (default) or ``"toon"``.
+        strict: ``False`` (the default: this reads model output) reads as
+            :func:`eson.parse_reply` does: prose and a code fence around the
+            document are skipped, and the lenient repairs apply (each
+            recorded in :attr:`repairs`); counts and ``n`` are checked as
+            always.  ``True`` reads the stream as exactly one document, as
+            :func:`eson.decode` does with ``strict=True``.
+        partial: (ESON, lenient only; never the default) accept a stream
+            that ends inside its last array: keep the rows it has.
+        keep: ``False`` keeps no rows: events only, memory flat however long
+            the stream; :meth:`close` then checks that the stream was
+            complete and returns ``None``.
+
+    Every error is an :class:`eson.ESONError` whose lines count lines of the
+    whole stream, with a ``feedback`` text for the model.  Events are the
+    only output while the stream runs: for a framework that wants "the value
+    so far" (LangChain's cumulative transform parser, pydantic-ai's
+    streamed output), :meth:`snapshot` returns it.
+    """
+
+    @overload
+    def __init__(
+        self: StreamDecoder[dict[str, Any]],
+        type: None = None,
+        *,
+        format: StreamFormat = "eson",
+        strict: bool = False,
+        partial: bool = False,
+        keep: Literal[True] = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: StreamDecoder[T],
+        type: builtins.type[T],
+        *,
+        format: StreamFormat = "eson",
+        strict: bool = False,
+        partial: bool = False,
+        keep: Literal[True] = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: StreamDecoder[None],
+        type: builtins.type[Any] | None = None,
+        *,
+        format: StreamFormat = "eson",
+        strict: bool = False,
+        partial: bool = False,
+        keep: Literal[False],
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        type: builtins.type[Any] | None = None,
+        *,
+        format: StreamFormat = "eson",
+        strict: bool = False,
+        partial: bool = False,
+        keep: bool = True,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None:
+        check_reading(strict, partial)
+        if format == "eson/1":  # ESON's name in eson.choose and eson.detect
+            format = "eson"
+        if format not in ("eson", "toon"):
+            raise ValueError(
+                f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}"
+            )
+        if not isinstance(keep, bool):
+            raise TypeError(f"keep must be True or False, not {keep!r}")
+        self.type = type
+        self.format: StreamFormat = format
+        self.strict = strict
+        self.partial = partial
+        self.keep = keep
+        #: The repairs of a lenient read so far, lines counted in the stream.
+        self.repairs: list[Repair] = []
+        self._log: list[Repair] | None = None if strict else []
+        names: frozenset[str] | None = None
+        if type is not None:
+            schema = document_schema(type)
+            names = frozenset(item.wire for item in schema.fields if not item.output_only)
+            check_options(schema.binding, validation_strict, context)
+        elif validation_strict is not None or context is not None:
+            raise TypeError(
+                "validation_strict= and context= are options of typed decoding; pass a type too"
+            )
+        self.validation_strict = validation_strict
+        self.context = context
+        error: builtins.type[ESONError] = DecodeError if format == "eson" else TOONError
+        self._splitter = LineSplitter(error)
+        self._filter = None if strict else _ReplyFilter(format, names)
+        self._builder: ESONBuilder | TOONBuilder
+        self._reader: eson_stream.LineReader | toon_stream.LineReader
+        if format == "eson":
+            builder = ESONBuilder(
+                type,
+                keep=keep,
+                log=self._log,
+                validation_strict=validation_strict,
+                context=context,
+            )
+            self._builder = builder
+            self._reader = eson_stream.LineReader(
+                builder,
+                strict=strict,
+                headerless=type is not None,
+                partial=partial,
+                log=self._log,
+                ends_at_prose=not strict,
+            )
+        else:
+            toon_builder = TOONBuilder(
+                type,
+                keep=keep,
+                log=self._log,
+                validation_strict=validation_strict,
+                context=context,
+            )
+            self._builder = toon_builder
+            self._reader = toon_stream.LineReader(toon_builder, ends_at_prose=not strict)
+        self._names = names
+        self._final_events: list[Event] = []
+        self._done = False
+        self._spent = False  # closed, or failed
+        self._result: Any = None
+        self._error: ESONError | None = None
+        self._events = self._builder.events
+        self._split = self._splitter.feed
+        self._read = self._reader.lines
+        self._offset = 0
+
+    # -- feeding ----------------------------------------------------------------------
+
+    def feed(
+        self, chunk: str | bytes | bytearray | memoryview, *, final: bool = False
+    ) -> list[Event]:
+        """Read one chunk; return the events of the entries and rows it completed.
+
+        ``final=True`` says this is the last chunk (``b""`` or ``""`` will
+        do), as ``codecs.IncrementalDecoder.decode(..., final=True)`` does: the
+        stream is then ended as by :meth:`close` (with its errors), and the
+        events returned include those only the end completes -- a last row
+        without a line break, TOON's last list item.
+        :meth:`close` then returns the message.
+
+        Raises:
+            eson.ESONError: as soon as the text read so far is wrong (the
+                decoder is then spent: every later call raises it again).
+            TypeError: for a chunk that is neither ``str`` nor bytes.
+        """
+        if self._spent:
+            if self._error is not None:
+                raise self._error
+            raise ValueError("feed() after close()")
+        try:
+            lines = self._split(chunk)
+            if lines:
+                if self._filter is not None:
+                    lines = self._filter.lines(lines)
+                    if self._filter.state == "open":  # unfenced and begun: no more filtering
+                        self._offset = self._filter.skipped
+                        self._filter = None
+                self._read(lines)
+        except ESONError as exc:
+            raise self._fail(exc) from None
+        if self._log:
+            self._take_repairs()
+        events = self._events
+        taken = events[:] if events else []
+        events.clear()
+        if final:
+            self.close()
+            taken.extend(self._final_events)
+        return taken
+
+    def close(self) -> T:
+        """End the stream; return the decoded message (``None`` with ``keep=False``).
+
+        Calling it again returns the same result (or raises the same error).
+
+        Raises:
+            eson.ESONError: for a stream cut short (a count error, unless
+                ``partial``), an empty one, or a message that fails validation.
+        """
+        if self._error is not None:
+            raise self._error
+        if self._done:
+            return self._result  # type: ignore[no-any-return]
+        try:
+            last = self._splitter.close()
+            if last is not None and self._filter is not None:
+                kept = self._filter.lines([last])
+                last = kept[0] if kept else None
+            if self._filter is not None and self._filter.state in ("before", "code", "fence-start"):
+                raise DecodeError(f"no {self.format.upper()} document found in the reply", line=1)
+            self._reader.finish(last)
+            self._check_swallowed()
+            result = self._builder.result() if self.keep else None
+        except ESONError as exc:
+            raise self._fail(exc) from None
+        finally:
+            self._take_repairs()
+        self._final_events = self._drain()
+        self._done = True
+        self._spent = True
+        self._result = result
+        return result  # type: ignore[return-value]
+
+    @property
+    def final_events(self) -> list[Event]:
+        """The events that only the end of the stream completed (a copy; empty before it).
+
+        A last row without a line break and TOON's last list item (its end
+        is known when the next item begins, or the stream ends) come out
+        when the stream ends: from
+        ``feed(chunk, final=True)``, from :meth:`events` and :meth:`aevents`,
+        and after :meth:`close` here.
+        """
+        return list(self._final_events)
+
+    def _check_swallowed(self) -> None:
+        """(typed ESON) The count error of a one-column array that took in an entry of the schema.
+
+        As whole-text typed decoding does
+        (:meth:`eson.codecs.eson_decode.DocumentReader.check_counts`).
+        """
+        reader = self._reader
+        if self._names is None or not isinstance(reader, eson_stream.LineReader):
+            return
+        if not reader.swallowed:
+            return
+        assert isinstance(self._builder, ESONBuilder)
+        missing = self._names.difference(self._builder.lines.heads)
+        for name, count, head_line, line, text, field in reader.swallowed:
+            if field in missing:
+                raise swallowed_entry_error(name, count, head_line, line, text, field)
+
+    def events(self, chunks: Iterable[str | bytes]) -> Iterator[Event]:
+        """Feed every chunk of ``chunks``, yielding events as they come; then close.
+
+        After the loop, :meth:`close` returns the message.
+        """
+        for chunk in chunks:
+            yield from self.feed(chunk)
+        self.close()
+        yield from self._final_events
+
+    async def aevents(self, chunks: AsyncIterable[str | bytes]) -> AsyncIterator[Event]:
+        """The async form of :meth:`events`: consume an LLM SDK's stream of text chunks.
+
+        ::
+
+            decoder = eson.StreamDecoder(Review)
+            async for event in decoder.aevents(text_chunks):
+                show(event.section, event.row, event.value)
+            review = decoder.close()          # the validated message
+        """
+        async for chunk in chunks:
+            for event in self.feed(chunk):
+                yield event
+        self.close()
+        for event in self._final_events:
+            yield event
+
+    # -- what has been read -----------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The value so far, for frameworks that stream partial output.
+
+        A ``dict``: every complete scalar entry (its value as decoded), and
+        every record or scalar array with the rows complete so far (records
+        as validated instances when typed).  Nothing is validated as a
+        whole yet: that happens at :meth:`close`.  With ``keep=False``
+        arrays are left out.
+        """
+        return self._builder.snapshot()
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _drain(self) -> list[Event]:
+        events = self._builder.events
+        if not events:
+            return []
+        taken = events[:]
+        events.clear()
+        return taken
+
+    def _take_repairs(self) -> None:
+        log = self._log
+        if log:
+            offset = self._skipped()
+            self.repairs.extend(repair.moved(offset) for repair in log)
+            log.clear()
+
+    def _fail(self, exc: ESONError) -> ESONError:
+        if self.type is not None:
+            attach_expected(exc, self.type, self.format)
+        error = exc.moved(self._skipped())
+        self._error = error
+        self._spent = True
+        return error
+
+    def _skipped(self) -> int:
+        """Lines of the reply before the document (prose, an opening fence)."""
+        if self._filter is not None:
+            self._offset = self._filter.skipped
+        return self._offset
+
+    def __repr__(self) -> str:
+        name = getattr(self.type, "__qualname__", None)
+        return f"StreamDecoder({name or ''}{', ' if name else ''}format={self.format!r})"

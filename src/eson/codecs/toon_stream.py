@@ -1,0 +1,243 @@
+"""Streaming TOON into events and a validated message: the typed side of the stream.
+
+:class:`TOONBuilder` is the :class:`~eson.wire.toon_stream.StreamTarget` of a
+streaming TOON decode: it turns each top-level entry, table row and list
+item into an :class:`~eson.codecs.stream.Event` (a record array's rows, and
+a single record, validated into instances), applies the typed text rule of
+:mod:`eson.codecs.lenient` in a lenient read (the cell's own token is read
+back), and validates the message at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eson.codecs.lenient import takes_only_text, text_detail, text_repair, text_spots
+from eson.codecs.stream import Event, Lines, RecordCheck, validate_document
+from eson.schema.compile import document_schema
+from eson.schema.model import DocumentSchema, EntryKind, FieldSchema
+from eson.wire.repairs import Repair, RepairLog
+from eson.wire.toon_parser import Positions, decode_text
+
+__all__ = ["TOONBuilder"]
+
+_ROOT = object()
+
+
+class TOONBuilder:
+    """Builds events and the message of a streamed TOON document.
+
+    Args:
+        cls: The model class, or ``None`` for plain values.
+        keep: Keep rows for the final message (``False``: events only).
+        log: The repair log of a lenient read (``None``: strict; the text
+            rule applies only when reading leniently).
+        indent_size: Spaces per indentation level (to re-read an entry).
+        validation_strict: The framework's strict mode for validation.
+        context: Pydantic validation context (see :func:`eson.decode`).
+    """
+
+    def __init__(
+        self,
+        cls: type | None,
+        *,
+        keep: bool = True,
+        log: RepairLog | None = None,
+        indent_size: int = 2,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None:
+        self.schema: DocumentSchema | None = document_schema(cls) if cls is not None else None
+        self.validation_strict = validation_strict
+        self.context = context
+        self.keep = keep
+        self.log = log
+        self.indent_size = indent_size
+        self.events: list[Event] = []
+        self.document: dict[str, Any] = {}
+        self.lines = Lines()
+        self._root: Any = _ROOT
+        self._rows: dict[str, list[Any]] = {}
+        self._items: dict[str, FieldSchema] = {}
+        self._checks: dict[str, RecordCheck] = {}
+        self._texts: dict[str, tuple[str, ...]] = {}
+        if self.schema is not None:
+            for item in self.schema.fields:
+                if item.output_only:
+                    continue
+                self._items[item.wire] = item
+                if item.record is not None:
+                    self._checks[item.wire] = RecordCheck(
+                        item.record, validation_strict, context
+                    )
+                    self._texts[item.wire] = tuple(
+                        field.wire
+                        for field in item.record.fields
+                        if not field.output_only and takes_only_text(field.cell)
+                    )
+
+    # -- StreamTarget ---------------------------------------------------------------------
+
+    def start(self, key: str, line: int) -> None:
+        self.lines.heads[key] = line
+
+    def row(
+        self,
+        key: str,
+        value: Any,
+        row: int,
+        line: int,
+        tokens: list[str] | None,
+        text: str | None,
+    ) -> None:
+        item = self._items.get(key)
+        if item is not None and item.entry is EntryKind.RECORD_ARRAY and isinstance(value, dict):
+            if self.log is not None and self._texts.get(key):
+                self._row_texts(key, value, row, line, tokens, text)
+            check = self._checks.get(key)
+            if check is not None:
+                value = check(value, key, row, line)
+        elif (
+            self.log is not None
+            and item is not None
+            and text is not None
+            and item.entry is EntryKind.SCALAR_ARRAY
+            and takes_only_text(item.cell)
+        ):
+            value = self._element_text(key, value, row, line, text)
+        if self.keep:
+            self._rows.setdefault(key, []).append(value)
+            self.lines.rows.setdefault(key, []).append(line)
+        self.events.append(Event(key, row, value))
+
+    def value(self, key: str, value: Any, line: int, text: str | None) -> None:
+        item = self._items.get(key)
+        if self.log is not None and item is not None and text is not None:
+            value = self._entry_texts(key, value, line, text)
+        if item is not None and item.entry is EntryKind.SCALAR_ARRAY and isinstance(value, list):
+            if self.keep:
+                self.document[key] = value
+            for index, element in enumerate(value):
+                self.events.append(Event(key, index + 1, element))
+            return
+        check = self._checks.get(key)
+        if (
+            item is not None
+            and item.entry is EntryKind.RECORD
+            and check is not None
+            and isinstance(value, dict)
+        ):
+            value = check(value, key, None, line)
+        self.document[key] = value
+        self.events.append(Event(key, None, value))
+
+    def end(self, key: str, rows: int) -> None:
+        if self.keep:
+            self.document[key] = self._rows.pop(key, [])
+
+    def root(self, value: Any) -> None:
+        self._root = value
+
+    # -- the text rule --------------------------------------------------------------------
+
+    def _row_texts(
+        self,
+        key: str,
+        value: dict[str, Any],
+        row: int,
+        line: int,
+        tokens: list[str] | None,
+        text: str | None,
+    ) -> None:
+        log = self.log
+        assert log is not None
+        fields = [
+            field
+            for field in self._texts[key]
+            if field in value and text_repair(value[field]) is not None
+        ]
+        if not fields:
+            return
+        found: dict[str, tuple[str, int]] = {}
+        if tokens is not None:
+            names = list(value)
+            for field in fields:
+                if len(names) == len(tokens):
+                    found[field] = (tokens[names.index(field)], line)
+        elif text is not None:
+            positions = Positions(tokens=True)
+            again = decode_text(
+                text, strict=True, indent_size=self.indent_size, level=2, positions=positions
+            )[0]
+            for field in fields:
+                token = positions.token_of(again, field)
+                at = positions.line_of([again], (0, field))
+                if token is not None:
+                    found[field] = (token, line + (at - 2 if at is not None else 0))
+        for field, (token, at_line) in found.items():
+            kind = text_repair(value[field])
+            assert kind is not None
+            value[field] = token
+            log.append(Repair(at_line, kind, text_detail(token), key, row, field))
+
+    def _entry_texts(self, key: str, value: Any, line: int, text: str) -> Any:
+        schema = self.schema
+        assert schema is not None and self.log is not None
+        if not text_spots(schema, {key: value}):
+            return value
+        positions = Positions(tokens=True)
+        document = decode_text(
+            text, strict=True, indent_size=self.indent_size, positions=positions, fields=True
+        )
+        for spot in text_spots(schema, document):
+            token = positions.token_of(spot.container, spot.step)
+            kind = text_repair(spot.container[spot.step])  # type: ignore[index]
+            if token is None or kind is None:
+                continue
+            spot.container[spot.step] = token  # type: ignore[index]
+            at = positions.line_of(document, spot.loc)
+            self.log.append(
+                Repair(
+                    line + (at - 1 if at is not None else 0),
+                    kind,
+                    text_detail(token),
+                    spot.section,
+                    spot.row,
+                    spot.field,
+                )
+            )
+        return document[key]
+
+    def _element_text(self, key: str, value: Any, row: int, line: int, text: str) -> Any:
+        """A scalar array's list item (``- 12``) in a string-only array: its token."""
+        kind = text_repair(value)
+        if kind is None:
+            return value
+        positions = Positions(tokens=True)
+        again = decode_text(
+            text, strict=True, indent_size=self.indent_size, level=2, positions=positions
+        )
+        token = positions.token_of(again, 0)
+        if token is None:
+            return value
+        assert self.log is not None
+        self.log.append(Repair(line, kind, text_detail(token), key, row))
+        return token
+
+    # -- results --------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The value so far: complete entries, and the rows of the open array."""
+        found = dict(self.document)
+        for key, rows in self._rows.items():
+            found[key] = list(rows)
+        return found
+
+    def result(self) -> Any:
+        """The decoded document: the validated message (typed) or the plain value."""
+        document: Any = self.document if self._root is _ROOT else self._root
+        if self.schema is None:
+            return document
+        return validate_document(
+            self.schema, document, self.lines, self.validation_strict, self.context
+        )

@@ -1,0 +1,136 @@
+"""The value so far of a reply that is still streaming, for the framework adapters.
+
+Frameworks hand a streaming reply to their output code in one of two ways:
+chunk by chunk (LangChain's transform parsers), or as the whole text so far,
+again and again (pydantic-ai's streamed output calls the output function
+with the accumulated text).  :class:`PartialReply` takes either, feeds only
+the new text to one :class:`eson.StreamDecoder` (so a long reply costs
+linear time, not quadratic), and says what has been read:
+
+- :meth:`PartialReply.update` / :meth:`PartialReply.feed` return the
+  :class:`eson.Event` of each entry and row completed;
+- :meth:`PartialReply.partial` is the value so far as a validated ``T``
+  (the rows read so far, every complete entry), or ``None`` while the
+  entries ``T`` requires have not all arrived;
+- :meth:`PartialReply.close` is the whole reply's validated value, or the
+  error (a reply cut short is an error, never a short value).
+
+Nothing here imports a framework.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Generic, Literal, TypeVar
+
+from eson.agent.stream import StreamDecoder
+from eson.codecs.stream import Event
+from eson.errors import ESONError
+from eson.schema.compile import document_schema
+
+__all__ = ["PartialReply", "ReplyFormat"]
+
+T = TypeVar("T")
+
+#: The formats a streamed reply may be read in.
+ReplyFormat = Literal["eson", "toon"]
+
+
+class PartialReply(Generic[T]):
+    """Follow one streaming reply (see the module documentation).
+
+    Args:
+        type: The model class the reply holds.
+        format: ``"eson"`` or ``"toon"``.
+    """
+
+    __slots__ = ("_decoder", "_error", "_seen", "_validate", "format", "type")
+
+    def __init__(self, type: builtins.type[T], *, format: ReplyFormat = "eson") -> None:
+        self.type = type
+        self.format: ReplyFormat = format
+        schema = document_schema(type)
+        self._validate = schema.binding.validator(schema.model_type)
+        self._decoder: StreamDecoder[T] = StreamDecoder(type, format=format)
+        self._seen: str | None = ""  # the text update() was given; None once fed by chunks
+        self._error: ESONError | None = None
+
+    @property
+    def error(self) -> ESONError | None:
+        """The error the text so far already shows (the decoder stops there)."""
+        return self._error
+
+    def feed(self, chunk: str) -> list[Event]:
+        """Read the next piece of the reply; the events of what it completed.
+
+        After an error the reply is spent: this returns no events and
+        :attr:`error` (and :meth:`close`) hold the error.
+        """
+        self._seen = None
+        return self._read(chunk)
+
+    def _read(self, chunk: str) -> list[Event]:
+        if self._error is not None or not chunk:
+            return []
+        try:
+            return self._decoder.feed(chunk)
+        except ESONError as exc:
+            self._error = exc
+            return []
+
+    def update(self, text: str) -> list[Event]:
+        """Read the reply as it stands now (the whole text so far).
+
+        When ``text`` extends what was read, only the new part is fed; when
+        it does not (the framework started a new reply, or rewrote this
+        one), reading starts over.
+        """
+        seen = self._seen
+        if seen is not None and text.startswith(seen):
+            self._seen = text
+            return self._read(text[len(seen) :])
+        self._decoder = StreamDecoder(self.type, format=self.format)
+        self._seen = text
+        self._error = None
+        return self._read(text)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The entries and rows read so far, not yet validated as a whole."""
+        return self._decoder.snapshot()
+
+    def partial(self) -> T | None:
+        """The value so far as a validated ``T``, or ``None`` if it is not one yet.
+
+        ``None`` while an entry ``T`` requires has not arrived, and after an
+        error.  Rows are the complete rows so far, each already validated.
+        """
+        if self._error is not None:
+            return None
+        found = self._decoder.snapshot()
+        if not found:
+            return None
+        try:
+            value: T = self._validate(found)
+        except Exception:
+            return None
+        return value
+
+    @property
+    def final_events(self) -> list[Event]:
+        """The events only the end of the reply completed (empty before :meth:`close`).
+
+        See :attr:`eson.StreamDecoder.final_events`: a last row without a
+        line break, TOON's last list item.
+        """
+        return self._decoder.final_events
+
+    def close(self) -> T:
+        """End the reply; its validated value.
+
+        Raises:
+            eson.ESONError: the reply is malformed, cut short or invalid (its
+                ``feedback`` says what to fix).
+        """
+        if self._error is not None:
+            raise self._error
+        return self._decoder.close()
