@@ -367,6 +367,9 @@ def test_typed_models_encode_and_decode_the_same(model: Any) -> None:
 def test_typed_mutations_fail_or_decode_the_same(case: tuple[type, str]) -> None:
     cls, text = case
     assert_same(lambda: eson.decode(text, type=cls), exact=False)
+    # Lenient reads (repairs) and the untyped reader of the same text.
+    assert_same(lambda: eson.decode(text, type=cls, strict=False), exact=False)
+    assert_same(lambda: eson.decode(text, strict=False))
 
 
 # Plain columns only, the record array last: the accelerator writes the whole
