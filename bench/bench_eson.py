@@ -18,7 +18,7 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handoff import make_handoff
-from timing import interleaved_best, machine, report
+from timing import interleaved_best, machine, report, write_json
 
 import eson
 
@@ -26,6 +26,7 @@ import eson
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--records", type=int, default=2000)
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args()
 
     value = make_handoff(args.records)
@@ -58,6 +59,18 @@ def main() -> None:
     )
     report("encode", [("eson.encode", eson_enc), *enc.items()], enc)
     report("decode", [("eson.decode", eson_dec), *dec.items()], dec)
+    write_json(
+        args.json,
+        "bench/bench_eson.py",
+        timed,
+        records=args.records,
+        ratios={
+            "encode / json.dumps": eson_enc / enc["json.dumps"],
+            "encode / msgspec.json": eson_enc / enc["msgspec.json"],
+            "decode / json.loads": eson_dec / dec["json.loads"],
+            "decode / msgspec.json": eson_dec / dec["msgspec.json"],
+        },
+    )
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_typed import MHandoff, PHandoff
 from handoff import make_handoff
 from orders import MOrders, POrders, make_orders
-from timing import interleaved_best, machine
+from timing import interleaved_best, machine, write_json
 
 from eson import toon
 
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=2000, help="findings in the handoff")
     parser.add_argument("--orders", type=int, default=500, help="orders in the nested message")
     parser.add_argument("--rounds", type=int, default=15, help="interleaved timing rounds")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args()
     print(machine())
     print(
@@ -165,6 +166,9 @@ def main() -> None:
     )
     print(
         f"\n{sum(met)} of {len(met)} targets met (typed TOON >= {TARGET:g}x faster than toon-format)"
+    )
+    write_json(
+        args.json, "bench/bench_toon.py", timed, records=args.records, orders=args.orders
     )
 
 

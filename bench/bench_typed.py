@@ -32,7 +32,7 @@ import pydantic
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handoff import make_handoff
-from timing import interleaved_best, machine
+from timing import interleaved_best, machine, write_json
 
 import eson
 import eson.msgspec
@@ -92,7 +92,9 @@ def bench_msgspec(records: int) -> Timed:
             "slow encode   encode(to_builtins)": lambda: eson.encode(msgspec.to_builtins(model)),
             "typed decode  eson.Decoder(T)": lambda: decoder.decode(text),
             "json decode   msgspec.json.Decoder(T)": lambda: json_decoder.decode(json_bytes),
-            "slow decode   convert(decode(text))": lambda: msgspec.convert(eson.decode(text), MHandoff),
+            "slow decode   convert(decode(text))": lambda: msgspec.convert(
+                eson.decode(text), MHandoff
+            ),
         }
     )
 
@@ -115,14 +117,18 @@ def bench_pydantic(records: int) -> Timed:
             ),
             "typed decode  eson.Decoder(T)": lambda: decoder.decode(text),
             "json decode   model_validate_json()": lambda: PHandoff.model_validate_json(json_text),
-            "slow decode   validate(decode(text))": lambda: PHandoff.model_validate(eson.decode(text)),
+            "slow decode   validate(decode(text))": lambda: PHandoff.model_validate(
+                eson.decode(text)
+            ),
         }
     )
 
 
 def _report(title: str, timed: Timed, json_limits: tuple[float, float]) -> list[bool]:
     labels = list(timed)
-    typed_enc, json_enc, slow_enc, typed_dec, json_dec, slow_dec = (timed[label] for label in labels)
+    typed_enc, json_enc, slow_enc, typed_dec, json_dec, slow_dec = (
+        timed[label] for label in labels
+    )
     print(f"\n{title}")
     for label in labels:
         print(f"  {label:42s}{timed[label] * 1000:9.3f} ms")
@@ -144,12 +150,24 @@ def _report(title: str, timed: Timed, json_limits: tuple[float, float]) -> list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--records", type=int, default=2000)
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args()
     print(f"handoff: {args.records} records; {machine()}")
     print(f"msgspec {msgspec.__version__}, pydantic {pydantic.VERSION}")
-    met = _report("msgspec Structs", bench_msgspec(args.records), (4.0, 4.0))
-    met += _report("Pydantic models", bench_pydantic(args.records), (3.0, 2.0))
+    msgspec_times = bench_msgspec(args.records)
+    pydantic_times = bench_pydantic(args.records)
+    met = _report("msgspec Structs", msgspec_times, (4.0, 4.0))
+    met += _report("Pydantic models", pydantic_times, (3.0, 2.0))
     print(f"\n{sum(met)} of {len(met)} targets met")
+    write_json(
+        args.json,
+        "bench/bench_typed.py",
+        {
+            **{f"msgspec|{k}": v for k, v in msgspec_times.items()},
+            **{f"pydantic|{k}": v for k, v in pydantic_times.items()},
+        },
+        records=args.records,
+    )
 
 
 if __name__ == "__main__":

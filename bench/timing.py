@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import sys
 import timeit
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 
 def interleaved_best(
@@ -49,3 +52,34 @@ def report(title: str, rows: list[tuple[str, float]], baselines: dict[str, float
     for label, seconds in rows:
         ratios = "".join(f"{seconds / baselines[name]:>22.2f}" for name in names)
         print(f"{label:34s}{seconds * 1000:>9.3f}{ratios}")
+
+
+def write_json(path: str | None, script: str, times: dict[str, float], **extra: Any) -> None:
+    """Write one run's results as JSON (the shape is documented in docs/benchmarks.md).
+
+    ``times`` maps each case label to its best per-call seconds; ``extra``
+    adds script-specific entries (options, ratios, targets).
+    """
+    if not path:
+        return
+    import eson
+
+    versions: dict[str, str | None] = {"typed-eson": eson.__version__}
+    for name in ("msgspec", "pydantic", "toon-format"):
+        try:
+            from importlib.metadata import version
+
+            versions[name] = version(name)
+        except Exception:
+            versions[name] = None
+    payload = {
+        "schema": "typed-eson-bench/1",
+        "script": script,
+        "machine": machine(),
+        "speedups": eson.speedups,
+        "versions": versions,
+        "times": times,
+        **extra,
+    }
+    Path(path).write_text(json.dumps(payload, indent=2) + "\n")
+    print(f"wrote {path}")

@@ -6,6 +6,9 @@ Untyped use mirrors ``json``::
     text = eson.encode({"kind": "review", "findings": [{"file": "a.py", "line": 3}]})
     value = eson.decode(text)
 
+``eson.speedups`` says whether the optional C accelerator is in use
+(``TYPED_ESON_NO_SPEEDUPS=1`` forces pure Python; results are the same).
+
 The package reads top-down: :mod:`eson.wire` (pure text codecs) ->
 :mod:`eson.schema` (model types compiled into columns and cell codecs) ->
 :mod:`eson.codecs` (the format back ends) -> the functional API
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from eson.accelerator import enabled as speedups
 from eson.api import Decoder, DecodeResult, Encoder, Err, Ok, decode, encode, try_decode
 from eson.errors import (
     CountError,
@@ -68,6 +72,7 @@ __all__ = [
     "primer",
     "prompt",
     "prompt_cost",
+    "speedups",
     "try_decode",
 ]
 

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, MODE_STR, RAW, exact_mask, native
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
 from eson.codecs.feedback import attach_expected
 from eson.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
@@ -70,6 +71,10 @@ def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
     return decode_column(texts), False
 
 
+_untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
+_exact_mask = exact_mask
+
+
 def known_cells(item: FieldSchema) -> dict[str, Any] | None:
     """For a field of a few known values (``Literal`` strings, booleans): cell text -> value.
 
@@ -92,6 +97,9 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
 
     Returns the values and whether they are known to be valid as they are
     for the field's declared type (so a record builder need not convert them).
+
+    The function carries ``native_mode``: the accelerator's mode for the
+    same fast path and whether its values are trusted when it holds.
     """
     cell = item.cell
     plain = cell.plain
@@ -109,6 +117,11 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
             except KeyError:
                 return decode_column(texts), False
 
+        decode_known.native_mode = (  # type: ignore[attr-defined]
+            known,
+            exact,
+            _exact_mask(annotation),
+        )
         return decode_known
     fast: Callable[[Sequence[str]], list[Any] | None] | None = None
     if plain == {int}:
@@ -128,7 +141,19 @@ def _column_decoder(item: FieldSchema) -> ColumnDecoder:
             return values, trusted
         return decode_column(texts), False
 
+    decode.native_mode = (  # type: ignore[attr-defined]
+        _NATIVE_MODES[fast],
+        trusted,
+        _exact_mask(annotation),
+    )
     return decode
+
+
+_NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
+    decode_integers: MODE_INT,
+    decode_numbers: MODE_NUMBER,
+    decode_bare_strings: MODE_STR,
+}
 
 
 class _RecordsDecoder:
@@ -148,12 +173,50 @@ class _RecordsDecoder:
         if len(self.order) == len(record.fields):
             self.build = record.binding.record_builder(record.cls, record.fields)
 
+    def _native(
+        self, section: Section, fields: tuple[str, ...], drop: bool
+    ) -> tuple[list[list[Any]], list[bool]] | None:
+        """The columns as the accelerator decodes them, or ``None`` if it declines."""
+        assert native is not None
+        decoders = [self.decoders.get(field, _untyped) for field in fields]
+        modes = tuple(decoder.native_mode[0] for decoder in decoders)  # type: ignore[attr-defined]
+        numbered = 0
+        if section.kind == "records" and fields[0] == "n":
+            numbered = 2 if drop else 1
+        done = native.decode_rows(section.body, len(fields), modes, numbered)
+        if done is None:
+            return None
+        columns, flags, types = done
+        if drop:
+            decoders = decoders[1:]
+            fields = fields[1:]
+        trusted: list[bool] = []
+        for position, (decoder, flag, mask) in enumerate(zip(decoders, flags, types)):
+            if flag == RAW:  # cells the accelerator leaves to the Python decoder
+                try:
+                    columns[position], ok = decoder(columns[position])
+                except DecodeError as exc:
+                    raise _located(exc, section, fields[position]) from None
+                trusted.append(ok)
+            else:
+                _, trust, exact = decoder.native_mode  # type: ignore[attr-defined]
+                # Values all of the field's exact type (int, float, str, bool) are
+                # valid as they are, which is what the binding's check would find.
+                trusted.append((flag == 1 and trust) or (exact != 0 and mask == exact))
+        return columns, trusted
+
     def __call__(self, section: Section, log: RepairLog | None = None) -> Any:
         fields = section.fields or ()
-        columns_text = split_columns(section)
-        if self.drop_n and section.kind == "records" and fields and fields[0] == "n":
+        drop = self.drop_n and section.kind == "records" and bool(fields) and fields[0] == "n"
+        # The accelerator reads strict text only: a lenient read (a repair log)
+        # may repair cells, which only the Python column decoders do.
+        done = (
+            self._native(section, fields, drop)
+            if native is not None and fields and log is None
+            else None
+        )
+        if drop:
             fields = fields[1:]
-            columns_text = columns_text[1:]
         elif (
             log is not None
             and self.numbered
@@ -168,26 +231,32 @@ class _RecordsDecoder:
                     section.name,
                 )
             )
-        columns: list[list[Any]] = []
-        trusted: list[bool] = []
-        for field, texts in zip(fields, columns_text):
-            decode = self.decoders.get(field, _untyped)
-            try:
-                values, ok = decode(texts)
-            except DecodeError as exc:
-                raise _located(exc, section, field) from None
-            if log is not None and not ok and field in self.text_fields:
-                values = fix_text_column(
-                    values,
-                    texts,
-                    log,
-                    _row_line(section),
-                    section.name,
-                    field,
-                    section.kind == "records",
-                )
-            columns.append(values)
-            trusted.append(ok)
+        if done is not None:
+            columns, trusted = done
+        else:
+            columns_text = split_columns(section)
+            if drop:
+                columns_text = columns_text[1:]
+            columns = []
+            trusted = []
+            for field, texts in zip(fields, columns_text):
+                decode = self.decoders.get(field, _untyped)
+                try:
+                    values, ok = decode(texts)
+                except DecodeError as exc:
+                    raise _located(exc, section, field) from None
+                if log is not None and not ok and field in self.text_fields:
+                    values = fix_text_column(
+                        values,
+                        texts,
+                        log,
+                        _row_line(section),
+                        section.name,
+                        field,
+                        section.kind == "records",
+                    )
+                columns.append(values)
+                trusted.append(ok)
         records: list[Any] | None = None
         if self.build is not None and fields == self.order:
             try:
@@ -195,7 +264,9 @@ class _RecordsDecoder:
             except Exception:  # the dict path below reports the precise error
                 records = None
         if records is None:
-            if fields:
+            if fields and native is not None:
+                records = native.build_dicts(fields, columns)
+            elif fields:
                 records = build_records(fields, columns, section.count)
             else:
                 records = [{} for _ in range(section.count)]

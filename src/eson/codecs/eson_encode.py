@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from eson.accelerator import native, type_mask
 from eson.codecs.eson_columns import encode_booleans, encode_numbers
 from eson.codecs.generated import compile_function
 from eson.codecs.records import record_getter
@@ -153,6 +154,28 @@ class _RecordLayout:
         ]
         self.extras = record.extras
         self.always_slow = not record.uniform and record.extras is None
+        # The accelerator's plan: how it reads the fields, and the exact value
+        # types each column may hold (others go through the code below).
+        self.native: tuple[type, int, tuple[object, ...], tuple[int, ...]] | None = None
+        access = record.binding.native_access(record.cls, attrs) if attrs else None
+        if native is not None and access is not None and record.uniform:
+            masks = tuple(type_mask(item.cell.plain) for item in record.fields)
+            self.native = (record.cls, access[0], access[1], masks)
+
+    def native_rows(
+        self, records: list[Any], number: bool, prefix: str | None = None, suffix: str | None = None
+    ) -> str | None:
+        """The accelerator's rows of ``records`` (LF-joined), or ``None`` if it declines.
+
+        ``prefix`` and ``suffix`` are written before and after the rows, into
+        the same str (a whole document without a join that copies it).
+        """
+        plan = self.native
+        if plan is None or native is None:
+            return None
+        return native.encode_rows(
+            records, plan[0], plan[1], plan[2], plan[3], number, None, None, prefix, suffix
+        )
 
     def accepts(self, records: Sequence[Any]) -> bool:
         """Whether every record is exactly of this type with the fixed key set."""
@@ -181,6 +204,38 @@ def _slow_entry(name: str, convert: Converter) -> EntryWriter:
         write_entry(lines, name, convert([value])[0], number=number)
 
     return write
+
+
+LastWriter = Callable[[Lines, Any, bool], "str | None"]
+
+
+def _last_writer(owner: type, item: FieldSchema) -> LastWriter | None:
+    """For a record array that ends the document: the whole document from the accelerator.
+
+    The writer takes the lines written so far and the entry's value, and
+    returns the document (those lines, the entry and the final line break in
+    one str, never joined and copied again), or ``None`` when the accelerator
+    declines -- then the usual entry writer runs.
+    """
+    if item.entry is not EntryKind.RECORD_ARRAY or item.record is None or native is None:
+        return None
+    layout = _RecordLayout(owner, item.wire, item.record, single=False)
+    if layout.native is None:
+        return None
+    name, fields = item.wire, layout.fields
+
+    def write_last(lines: Lines, value: Any, number: bool) -> str | None:
+        if not ((type(value) is list or type(value) is tuple) and value):
+            return None
+        count = len(value)
+        if number:
+            head = f"{name}[{count}]{{n{',' if fields else ''}{fields}}}"
+        else:
+            head = f"{name}[{count}]{{{fields}}}"
+        records = value if type(value) is list else list(value)
+        return layout.native_rows(records, number, "\n".join([*lines, head, ""]), "\n")
+
+    return write_last
 
 
 def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWriter:
@@ -235,6 +290,14 @@ def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWrit
                 if not count:
                     lines.append(f"{name}[0]")
                     return
+                body = layout.native_rows(value if type(value) is list else list(value), number)
+                if body is not None:
+                    if number:
+                        lines.append(f"{name}[{count}]{{n{',' if fields else ''}{fields}}}")
+                    else:
+                        lines.append(f"{name}[{count}]{{{fields}}}")
+                    lines.append(body)
+                    return
                 if layout.accepts(value):
                     records = value if type(value) is list else list(value)
                     cells = layout.columns(records, number)
@@ -258,6 +321,11 @@ def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWrit
         head = f"{name}{{{single.fields}}}"
 
         def write_record(lines: Lines, value: Any, number: bool) -> None:
+            row = single.native_rows([value], False)
+            if row is not None:
+                lines.append(head)
+                lines.append(row)
+                return
             if single.accepts((value,)):
                 cells = single.columns([value], False)
                 if cells is not None:
@@ -292,11 +360,19 @@ class DocumentWriter:
             "    lines = [HEADER]",
             "    append = lines.append",
         ]
+        last = len(schema.fields) - 1
         for index, item in enumerate(schema.fields):
             writer = f"write_{index}"
             namespace[writer] = _entry_writer(schema.cls, item, schema.binding)
+            whole = _last_writer(schema.cls, item) if index == last else None
             body.append(f"    # {item.wire}: {item.entry.value if item.entry else ''}")
             body.append(f"    value = {_attribute(item.attr)}")
+            if whole is not None:
+                # The last entry: the accelerator writes the whole document.
+                namespace["write_last"] = whole
+                body.append("    text = write_last(lines, value, number)")
+                body.append("    if text is not None:")
+                body.append("        return text")
             if item.entry is EntryKind.SCALAR and str in item.cell.plain:
                 body.append("    if type(value) is str:")
                 body.append(f"        append({item.wire + '='!r} + encode_str(value))")

@@ -43,6 +43,7 @@ from collections.abc import Callable, Sequence
 from operator import methodcaller
 from typing import Any
 
+from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, RAW, exact_mask, native
 from eson.codecs.feedback import attach_expected
 from eson.codecs.generated import compile_function
 from eson.codecs.lenient import text_detail, text_repair, text_spots
@@ -98,6 +99,13 @@ def _untyped(cells: list[str]) -> tuple[list[Any], bool]:
     return parse_cells(cells), False
 
 
+# Each token decoder carries ``native_mode``: the accelerator's mode for the
+# same fast path, whether its values are trusted when that path holds, and
+# the type bit of a bare int/float/str/bool field (a column of values all of
+# exactly that type is valid as it is).
+_untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
+
+
 def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
     """Decode a column of one field's cells (maybe untrimmed), as ``parse_cells`` does.
 
@@ -134,6 +142,7 @@ def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
             except KeyError:
                 return parse_cells(cells), False
 
+        decode_known.native_mode = (known, trusted, exact_mask(annotation))  # type: ignore[attr-defined]
         return decode_known
     fast: Callable[[list[str]], list[Any] | None] | None = None
     if plain == {int}:
@@ -141,7 +150,15 @@ def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
     elif plain and plain <= {int, float}:
         fast = decode_numbers
     if fast is None:
-        return _untyped
+        mask = exact_mask(annotation)
+        if not mask:
+            return _untyped
+
+        def decode_plain(cells: list[str]) -> tuple[list[Any], bool]:
+            return parse_cells(cells), False
+
+        decode_plain.native_mode = (MODE_GENERIC, False, mask)  # type: ignore[attr-defined]
+        return decode_plain
     chosen = fast
     ints = annotation is int and fast is decode_ints
 
@@ -151,6 +168,11 @@ def _token_decoder(item: FieldSchema | None) -> TokenDecoder:
             return values, ints
         return parse_cells(cells), False
 
+    decode.native_mode = (  # type: ignore[attr-defined]
+        MODE_INT if fast is decode_ints else MODE_NUMBER,
+        ints,
+        exact_mask(annotation),
+    )
     return decode
 
 
@@ -444,16 +466,20 @@ class _Records(_Field):
                     split_at = find_unquoted(row, delimiter)
                     if split_at < 0 or colon < split_at:
                         raise MismatchError  # a key-value line ends a table
-        texts = split_lines(text, delimiter, layout.width, separator, trim=False)
-        if texts is None:
-            try:
-                texts = split_table(text.split(separator), delimiter, layout.width)
-            except TOONError:
-                raise MismatchError from None
-        if len(texts[0]) != sum(counts):
-            raise MismatchError  # a declared length is wrong
         paths = _leaf_paths(layout, fields, symbol)
-        decoded = [self._decoder(path)(column) for path, column in zip(paths, texts)]
+        decoded = None
+        if native is not None:
+            decoded = self._native_table(text, separator, delimiter, layout.width, paths, counts)
+        if decoded is None:
+            texts = split_lines(text, delimiter, layout.width, separator, trim=False)
+            if texts is None:
+                try:
+                    texts = split_table(text.split(separator), delimiter, layout.width)
+                except TOONError:
+                    raise MismatchError from None
+            if len(texts[0]) != sum(counts):
+                raise MismatchError  # a declared length is wrong
+            decoded = [self._decoder(path)(column) for path, column in zip(paths, texts)]
         values = [column for column, _ in decoded]
         records: list[Any] | None = None
         build_records = self.build_records
@@ -465,6 +491,36 @@ class _Records(_Field):
         if records is None:
             records = build(*values)
         return _slices(records, counts)
+
+    def _native_table(
+        self,
+        text: str,
+        separator: str,
+        delimiter: str,
+        width: int,
+        paths: list[tuple[str, ...]],
+        counts: list[int],
+    ) -> list[tuple[list[Any], bool]] | None:
+        """The decoded columns of a table's rows as the accelerator reads them, or ``None``."""
+        assert native is not None
+        decoders = [self._decoder(path) for path in paths]
+        modes = tuple(decoder.native_mode[0] for decoder in decoders)  # type: ignore[attr-defined]
+        done = native.toon_rows(text, separator, delimiter, width, modes)
+        if done is None:
+            return None
+        columns, flags, types = done
+        if len(columns[0]) != sum(counts):
+            raise MismatchError  # a declared length is wrong
+        decoded: list[tuple[list[Any], bool]] = []
+        for decoder, column, flag, mask in zip(decoders, columns, flags, types):
+            if flag == RAW:  # cells the accelerator leaves to the Python decoder
+                decoded.append(decoder(column))
+            else:
+                _, trust, exact = decoder.native_mode  # type: ignore[attr-defined]
+                # Values all of the field's exact type are valid as they are
+                # (what the binding's check would find), as in the ESON reader.
+                decoded.append((column, (flag == 1 and trust) or (exact != 0 and mask == exact)))
+        return decoded
 
     def _lists(self, counts: list[int], blocks: list[str], level: int) -> list[list[Any]]:
         """The list items of every list-form array of this field, read column-wise."""

@@ -33,6 +33,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from eson.accelerator import native, type_mask
 from eson.codecs.generated import compile_function
 from eson.codecs.records import record_getter
 from eson.codecs.toon_columns import format_bools, format_floats, format_ints
@@ -232,6 +233,8 @@ class ObjectWriter:
         self._listy: list[int] = []
         self.rows: Callable[[list[Any], str], list[str] | None] | None = None
         self.flat_header = ""
+        # The accelerator's plan for flat tables (see eson_encode._RecordLayout).
+        self.native: tuple[type, int, tuple[object, ...], tuple[int, ...]] | None = None
         self._members: list[MemberWriter] = []
         self._cells: list[Callable[[Sequence[Any]], list[str] | None] | None] = []
 
@@ -278,6 +281,10 @@ class ObjectWriter:
                 self.flat_header = self.writers.header_text(
                     tuple(HeaderField(item.wire) for item in self.fields)
                 )
+                access = self.binding.native_access(self.cls, attrs)
+                if native is not None and access is not None:
+                    masks = tuple(type_mask(item.cell.plain) for item in self.fields)
+                    self.native = (self.cls, access[0], access[1], masks)
             # From now on ``self.write_fields(...)`` calls the generated function
             # directly (the instance attribute shadows the method).
             self.__dict__["write_fields"] = self._write
@@ -662,6 +669,15 @@ class ObjectWriter:
             assert write is not None
         write(w, obj, first, pad, inner, level)
 
+    def native_rows(self, records: list[Any], pad: str) -> str | None:
+        """The accelerator's flat-table rows of ``records`` (LF-joined), or ``None``."""
+        plan = self.native
+        if plan is None or native is None:
+            return None
+        return native.encode_rows(
+            records, plan[0], plan[1], plan[2], plan[3], False, self.writers.delimiter, pad
+        )
+
     def simple(self) -> bool:
         """Whether every instance of the class is written as ``key:`` and its fields."""
         self.prepare()
@@ -866,6 +882,12 @@ def _records_member(record: ObjectWriter, slow: MemberWriter) -> MemberWriter:
             count = len(value)
             if not count:
                 w.lines.append(start + ": []")
+                return
+            record.prepare()
+            body = record.native_rows(value if kind is list else list(value), w.pad(inner))
+            if body is not None:  # a flat table of plain values, written by the accelerator
+                w.lines.append(f"{start}[{count}{symbol}]{{{record.flat_header}}}:")
+                w.lines.append(body)
                 return
             rows = record.rows
             if (

@@ -245,6 +245,17 @@ class Binding(Protocol):
         dict).
         """
 
+    def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
+        """How the C accelerator may read the attributes ``attrs`` of instances of ``cls``.
+
+        ``(eson.accelerator.ACCESS_SLOTS, descriptors)``: each attribute is
+        an object slot, given by its member descriptor; ``(ACCESS_INSTANCE_DICT,
+        names)``: each is an entry of the instance ``__dict__``.  ``None``
+        means only :meth:`columns_reader` (or attribute access) reads them.
+        The accelerator reads only instances exactly of ``cls`` and leaves
+        anything else (a missing value, another class) to the Python code.
+        """
+
     def record_builder(
         self, cls: type, fields: Sequence[FieldSchema]
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:

@@ -9,14 +9,16 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+import types
 import typing
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import msgspec
 import msgspec.inspect
 
+from eson.accelerator import ACCESS_SLOTS, native
 from eson.schema.annotations import generic_parameters, substitute, unwrap
 from eson.schema.binding import (
     NO_CONTEXT,
@@ -235,6 +237,14 @@ class MsgspecBinding:
             return None
         return cls
 
+    def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
+        if not issubclass(cls, msgspec.Struct) or tuple(attrs) != cls.__struct_fields__:
+            return None
+        slots = tuple(map(partial(_slot_of, cls), attrs))
+        if None in slots:
+            return None
+        return ACCESS_SLOTS, slots
+
     def record_builder(
         self, cls: type, fields: Sequence[FieldSchema]
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
@@ -243,12 +253,20 @@ class MsgspecBinding:
         if tuple(item.attr for item in fields) != cls.__struct_fields__:
             return None
         checks = [_column_check(item) for item in fields]
+        # Without __post_init__, constructing a Struct from positional values
+        # only sets its slots: the accelerator may do just that.
+        access = self.native_access(cls, [item.attr for item in fields])
+        slots = access[1] if access is not None and not hasattr(cls, "__post_init__") else None
 
         def build(columns: list[list[Any]], trusted: list[bool]) -> list[Any]:
             checked = [
                 column if ok else check(column)
                 for check, column, ok in zip(checks, columns, trusted)
             ]
+            if native is not None:
+                if slots is not None:
+                    return native.build_structs(cls, slots, checked)
+                return native.build_records(cls, checked)
             return list(map(cls, *checked))
 
         return build
@@ -301,6 +319,15 @@ def _surrogate_error(document: Any, cls: Any, strict: bool) -> Exception:
     except UnicodeEncodeError:  # a surrogate the copy did not reach
         pass
     return SurrogateError(paths)
+
+
+def _slot_of(cls: type, attr: str) -> object | None:
+    """The member descriptor a Struct field is stored in (the first one on the MRO)."""
+    for klass in cls.__mro__:
+        found = vars(klass).get(attr)
+        if found is not None:
+            return found if type(found) is types.MemberDescriptorType else None
+    return None
 
 
 def _may_be_unset(annotation: Any) -> bool:

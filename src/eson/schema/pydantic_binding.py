@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdap
 from pydantic.dataclasses import is_pydantic_dataclass
 from pydantic_core import PydanticUndefined
 
+from eson.accelerator import ACCESS_INSTANCE_DICT
 from eson.schema.annotations import generic_parameters, substitute
 from eson.schema.binding import (
     NO_DEFAULT,
@@ -270,6 +271,13 @@ class PydanticBinding:
 
     def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
         return None  # validators see whole records: always validate dicts
+
+    def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
+        if not isinstance(cls, type) or not issubclass(cls, BaseModel) or not attrs:
+            return None
+        if any(attr not in cls.__pydantic_fields__ for attr in attrs):
+            return None  # computed fields are properties, not in __dict__
+        return ACCESS_INSTANCE_DICT, tuple(attrs)
 
     def record_builder(
         self, cls: type, fields: Sequence[FieldSchema]

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
+from eson.accelerator import native
 from eson.errors import DecodeError, EncodeError, echo
 from eson.wire.eson_json import NestingError, dump_json, load_json, quote
 from eson.wire.eson_numbers import NUMBER_RE, format_float, parse_number
@@ -73,6 +74,7 @@ _int_repr = int.__repr__
 _INF = float("inf")
 _BOOL_TEXT = {"true": True, "false": False}
 _BOOL_WORDS = frozenset(_BOOL_TEXT)
+_STR_MASK = 1  # eson.accelerator.type_mask({str})
 
 
 def is_bare(text: str) -> bool:
@@ -87,6 +89,8 @@ def is_bare(text: str) -> bool:
 
 def encode_str(text: str) -> str:
     """Return the cell text of a string: itself when bare, else a JSON string."""
+    if native is not None and type(text) is str:
+        return native.encode_str(text)  # type: ignore[return-value]
     if (
         text
         and _QUOTE_TRIGGER.search(text) is None
@@ -151,6 +155,10 @@ def encode_column(values: Sequence[object]) -> list[str]:
     """Encode a column of plain values; equal to ``[encode_cell(v) for v in values]``."""
     if not values:
         return []
+    if native is not None:
+        cells = native.encode_cells(values)
+        if cells is not None:
+            return cells
     kinds = set(map(type, values))
     if len(kinds) == 1:
         kind = kinds.pop()
@@ -180,6 +188,10 @@ def encode_str_column(values: Sequence[str]) -> list[str]:
     Raises:
         TypeError: if a value is not a ``str``.
     """
+    if native is not None:
+        cells = native.encode_cells(values, _STR_MASK)
+        if cells is not None:
+            return cells
     joined = "".join(values)
     try:
         bare = (
@@ -239,6 +251,10 @@ def decode_column(texts: Sequence[str]) -> list[Any]:
     """
     if not texts:
         return []
+    if native is not None and type(texts) is list:
+        decoded = native.decode_cells(texts)
+        if decoded is not None:
+            return decoded
     if "" not in texts and _NOT_BARE_FIRST.isdisjoint(map(_first_char, texts)):
         if _LITERALS.keys().isdisjoint(texts):
             return list(texts)

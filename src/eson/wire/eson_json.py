@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from eson.accelerator import native
 from eson.errors import echo
 from eson.wire.eson_numbers import format_float
 
@@ -49,6 +50,8 @@ def _escape_code_point(match: re.Match[str]) -> str:
 
 def quote(text: str) -> str:
     """Return ``text`` as a JSON string literal, escaped as described above."""
+    if native is not None and type(text) is str:
+        return native.quote(text)  # type: ignore[return-value]
     quoted = _dump_str(text)
     if _JS_ESCAPES.search(quoted) is not None:
         quoted = _JS_ESCAPES.sub(_escape_code_point, quoted)

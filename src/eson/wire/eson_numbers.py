@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 
+from eson.accelerator import native
 from eson.errors import ECHO_LIMIT, printable
 
 __all__ = ["NUMBER_RE", "format_float", "parse_number"]
@@ -34,6 +35,10 @@ def format_float(value: float) -> str:
     Raises:
         ValueError: if ``value`` is NaN or infinite (ESON numbers are finite).
     """
+    if native is not None:
+        fast = native.format_float(value)
+        if fast is not None:
+            return fast
     text = _float_repr(value)
     if "e" not in text:
         if "n" in text:  # 'nan', 'inf', '-inf'

@@ -24,6 +24,7 @@ from functools import lru_cache
 from operator import methodcaller
 from typing import Any, Literal
 
+from eson.accelerator import MODE_GENERIC, RAW, native
 from eson.errors import CountError, DecodeError, echo
 from eson.wire.eson_cells import decode_cell, decode_column
 from eson.wire.eson_lenient import (
@@ -857,6 +858,16 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
     fields = section.fields or ()
     if not fields:
         return [{} for _ in split_rows(section)]
+    if native is not None:
+        done = native.decode_rows(
+            section.body, len(fields), (MODE_GENERIC,) * len(fields), int(section.numbered)
+        )
+        if done is not None:  # None: a row's shape is off; the code below reports it
+            decoded, flags, _ = done
+            for position, flag in enumerate(flags):
+                if flag == RAW:  # cells the accelerator leaves to decode_column
+                    decoded[position] = _decode_located(section, decoded[position], fields[position])
+            return native.build_dicts(fields, decoded)
     columns: list[list[Any]] = []
     for position, column in enumerate(split_columns(section)):
         try:
@@ -880,6 +891,17 @@ def build_records(
     if count < _BUILDER_THRESHOLD or len(fields) > _BUILDER_MAX_FIELDS:
         return [dict(zip(fields, values)) for values in zip(*columns)]
     return list(map(record_builder(fields), *columns))
+
+
+def _decode_located(section: Section, texts: list[str], field: str) -> list[Any]:
+    """:func:`decode_column` of one record column, errors placed at their line."""
+    try:
+        return decode_column(texts)
+    except DecodeError as exc:
+        row = exc.row or 1
+        raise DecodeError(
+            exc.reason, line=section.line + row, section=section.name, row=row, field=field
+        ) from None
 
 
 @lru_cache(maxsize=256)

@@ -21,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from eson.accelerator import ACCESS_DICT, native
 from eson.errors import EncodeError, echo
 from eson.wire.eson_cells import encode_cell, encode_column
 from eson.wire.eson_names import NAME_RE
 from eson.wire.eson_reader import HEADER
 
 __all__ = ["encode_document", "write_entry", "write_record_array"]
+
+_ANY_PLAIN = 31  # eson.accelerator.type_mask of str, int, float, bool and None
 
 
 def encode_document(value: Mapping[str, Any], *, number: bool = False) -> str:
@@ -91,6 +94,21 @@ def write_record_array(
     """Append a record array (a non-empty sequence of dicts with one key set)."""
     first = rows[0].keys()
     fields = [_check_name(field, name) for field in first]
+    if native is not None and "n" not in first:
+        # The accelerator writes rows that are exact dicts of exact plain values.
+        body = native.encode_rows(
+            rows if type(rows) is list else list(rows),
+            None,
+            ACCESS_DICT,
+            tuple(fields),
+            (_ANY_PLAIN,) * len(fields),
+            number,
+        )
+        if body is not None:
+            header_fields = ["n", *fields] if number else fields
+            lines.append(f"{name}[{len(rows)}]{{{','.join(header_fields)}}}")
+            lines.append(body)
+            return
     for index, row in enumerate(rows):
         if row.keys() != first:
             raise EncodeError(

@@ -1,0 +1,2819 @@
+/*
+ * eson._speedups -- the optional C accelerator of typed-eson.
+ *
+ * The Python modules stay the reference.  Every function here either gives
+ * exactly the result of the Python code it stands in for, or returns None
+ * ("not handled"), and the caller then runs the Python code, which produces
+ * the value or raises the error.  Nothing here raises a library error: the
+ * only exceptions are TypeError for calls that break the internal contract
+ * and MemoryError.
+ *
+ * Pieces, in the order of the data path:
+ *
+ *   Writer          a growable text buffer that widens its character kind
+ *                   (1, 2 or 4 bytes) only when a wider character arrives.
+ *   numbers         ESON float text (Number#toString with a kept ".0"), an
+ *                   exact shortest-digits fast path checked by division, and
+ *                   CPython's own repr digits otherwise; float reading with
+ *                   the exact small-mantissa path, else CPython's strtod.
+ *   cells           the bare-string rule and JSON quoting of ESON cells,
+ *                   one cell of a plain value to text and text to value.
+ *   encode_rows     a record array's rows (msgspec slots by offset,
+ *                   instance __dict__, or plain dicts) to the body text.
+ *   decode_rows     a record array's body lines to columns of values.
+ *
+ * Strings are read through PyUnicode_READ on their own kind, never through
+ * UTF-8, so lone surrogates pass through like any other code point.  Every
+ * loop is linear in its input.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if PY_VERSION_HEX < 0x030C0000
+#define READY(o) (PyUnicode_READY(o) == 0)
+#else
+#define READY(o) 1
+#endif
+
+/* Whether IEEE double arithmetic rounds each operation once (true on every
+ * platform with SSE2 or equivalent; false with x87 extended precision). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#define EXACT_DOUBLE_OPS 0
+#else
+#define EXACT_DOUBLE_OPS 1
+#endif
+
+/* Value-type masks of a column (the Python side passes the same bits). */
+#define V_STR 1
+#define V_INT 2
+#define V_FLOAT 4
+#define V_BOOL 8
+#define V_NONE 16
+#define V_ALL 31
+
+static const double POW10[23] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* ------------------------------------------------------------------ writer */
+
+/* The text is written straight into the str that is returned: a compact
+ * str of the class (ASCII, Latin-1, UCS-2, UCS-4) of the largest character
+ * written so far, grown with PyUnicode_Resize and shrunk to its length at
+ * the end, so the finished text is never copied.  A wider character
+ * re-encodes what is there into a str of the wider class (once per class). */
+typedef struct {
+    char *data;        /* the character data of str */
+    PyObject *str;     /* the str being written (NULL before the first reserve) */
+    int kind;          /* 1, 2 or 4: the kind of str */
+    Py_UCS4 maxchar;   /* at least the largest character written */
+    Py_ssize_t len;
+    Py_ssize_t cap;    /* the length str has while it is written */
+} Writer;
+
+static void
+w_init(Writer *w)
+{
+    w->data = NULL;
+    w->str = NULL;
+    w->kind = 1;
+    w->maxchar = 0;
+    w->len = 0;
+    w->cap = 0;
+}
+
+static void
+w_free(Writer *w)
+{
+    Py_CLEAR(w->str);
+    w->data = NULL;
+}
+
+/* The largest character of the class of c (what PyUnicode_New takes). */
+static inline Py_UCS4
+class_top(Py_UCS4 c)
+{
+    return c < 128 ? 127 : (c < 256 ? 255 : (c < 65536 ? 0xFFFF : 0x10FFFF));
+}
+
+/* A new str of capacity cap and of the class of maxchar, holding what was
+ * written (re-encoded when the kind changes). */
+static int
+w_rebuild(Writer *w, Py_ssize_t cap)
+{
+    PyObject *s = PyUnicode_New(cap, class_top(w->maxchar));
+    if (s == NULL)
+        return -1;
+    int kind = PyUnicode_KIND(s);
+    char *data = PyUnicode_DATA(s);
+    if (w->str != NULL) {
+        if (kind == w->kind) {
+            memcpy(data, w->data, (size_t)w->len * (size_t)kind);
+        }
+        else {
+            for (Py_ssize_t i = 0; i < w->len; i++)
+                PyUnicode_WRITE(kind, data, i, PyUnicode_READ(w->kind, w->data, i));
+        }
+        Py_DECREF(w->str);
+    }
+    w->str = s;
+    w->data = data;
+    w->kind = kind;
+    w->cap = cap;
+    return 0;
+}
+
+static int
+w_reserve(Writer *w, Py_ssize_t extra)
+{
+    if (w->len + extra <= w->cap)
+        return 0;
+    if (extra > PY_SSIZE_T_MAX / 8 - w->len) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t cap = w->cap ? w->cap : 256;
+    while (cap < w->len + extra)
+        cap *= 2;
+    if (w->str == NULL)
+        return w_rebuild(w, cap);
+    /* The str is new and ours alone (one reference, never hashed), which
+     * is what PyUnicode_Resize needs to resize it in place. */
+    if (PyUnicode_Resize(&w->str, cap) < 0)
+        return -1;
+    w->data = PyUnicode_DATA(w->str);
+    w->cap = cap;
+    return 0;
+}
+
+/* Note that characters up to top will be written: a str of a wider class
+ * when top needs one. */
+static int
+w_raise(Writer *w, Py_UCS4 top)
+{
+    if (top <= w->maxchar)
+        return 0;
+    Py_UCS4 before = class_top(w->maxchar);
+    w->maxchar = top;
+    if (class_top(top) == before)
+        return 0;
+    if (w->str == NULL) {
+        w->kind = top < 256 ? 1 : (top < 65536 ? 2 : 4);
+        return 0;
+    }
+    return w_rebuild(w, w->cap);
+}
+
+static inline int
+w_char(Writer *w, Py_UCS4 c)
+{
+    if (c > w->maxchar && w_raise(w, c) < 0)
+        return -1;
+    if (w_reserve(w, 1) < 0)
+        return -1;
+    PyUnicode_WRITE(w->kind, w->data, w->len, c);
+    w->len++;
+    return 0;
+}
+
+static int
+w_ascii(Writer *w, const char *s, Py_ssize_t n)
+{
+    if (w_reserve(w, n) < 0)
+        return -1;
+    if (w->kind == 1) {
+        memcpy(w->data + w->len, s, (size_t)n);
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, (Py_UCS4)(unsigned char)s[i]);
+    }
+    w->len += n;
+    return 0;
+}
+
+/* Append characters [start, end) of a str. */
+static int
+w_slice(Writer *w, PyObject *u, Py_ssize_t start, Py_ssize_t end)
+{
+    int kind = PyUnicode_KIND(u);
+    const void *src = PyUnicode_DATA(u);
+    Py_ssize_t n = end - start;
+    if (n <= 0)
+        return 0;
+    Py_UCS4 top;
+    if (PyUnicode_IS_ASCII(u))
+        top = 127;
+    else
+        top = kind == 1 ? 255 : (kind == 2 ? 0xFFFF : 0x10FFFF);
+    if (top > w->maxchar) {
+        /* The str is canonical: it holds a character needing its kind, but
+         * a slice may not; widen only for a character actually present. */
+        if (!(start == 0 && end == PyUnicode_GET_LENGTH(u))) {
+            Py_UCS4 m = 0;
+            for (Py_ssize_t i = start; i < end; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, src, i);
+                if (c > m)
+                    m = c;
+            }
+            top = m;
+        }
+        if (w_raise(w, top) < 0)
+            return -1;
+    }
+    if (w_reserve(w, n) < 0)
+        return -1;
+    if (kind == w->kind) {
+        memcpy(w->data + (size_t)w->len * (size_t)kind,
+               (const char *)src + (size_t)start * (size_t)kind, (size_t)n * (size_t)kind);
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, PyUnicode_READ(kind, src, start + i));
+    }
+    w->len += n;
+    return 0;
+}
+
+static int
+w_str(Writer *w, PyObject *u)
+{
+    return w_slice(w, u, 0, PyUnicode_GET_LENGTH(u));
+}
+
+/* The written text as a new canonical str; the writer is freed. */
+static PyObject *
+w_finish(Writer *w)
+{
+    if (w->str == NULL || w->len == 0) {
+        w_free(w);
+        return PyUnicode_New(0, 0);
+    }
+    /* The class of str is that of maxchar, and every writer raises maxchar
+     * only for a character it writes as itself: the str is canonical. */
+    PyObject *out;
+    if ((w->cap - w->len) * 8 <= w->cap) {
+        /* Little room left over: the str keeps its allocation and takes
+         * the written length (what PyUnicode_Resize would do, without
+         * the realloc).  Shrinking a large block with realloc hands back
+         * its pages, and the next text of the same size faults them in
+         * again. */
+        out = w->str;
+        ((PyASCIIObject *)out)->length = w->len;
+        PyUnicode_WRITE(w->kind, w->data, w->len, 0);
+    }
+    else {
+        /* Much room left over: a str of the exact size (one copy). */
+        out = PyUnicode_New(w->len, class_top(w->maxchar));
+        if (out == NULL) {
+            w_free(w);
+            return NULL;
+        }
+        memcpy(PyUnicode_DATA(out), w->data, (size_t)w->len * (size_t)w->kind);
+        Py_DECREF(w->str);
+    }
+    w->str = NULL;
+    w->data = NULL;
+    return out;
+}
+
+/* ----------------------------------------------------------------- numbers */
+
+/* Decimal digits of an unsigned 64-bit integer; returns the count. */
+static int
+u64_digits(unsigned long long v, char *out)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+static int
+w_longlong(Writer *w, long long v)
+{
+    char buf[24];
+    int n = 0;
+    unsigned long long u;
+    if (v < 0) {
+        buf[n++] = '-';
+        u = (unsigned long long)(-(v + 1)) + 1;
+    }
+    else {
+        u = (unsigned long long)v;
+    }
+    n += u64_digits(u, buf + n);
+    return w_ascii(w, buf, n);
+}
+
+/*
+ * The shortest decimal text of a finite double x with 1e-6 <= |x| < 2**52,
+ * in fixed notation, when it has at most 22 decimals and fits in 53 bits;
+ * returns the length written to out, or 0 (not handled).
+ *
+ * For k = 0, 1, ... let m be the integer nearest to |x| 10^k (computed).
+ * The decimal m e-k reads back as x exactly when the one correctly rounded
+ * division m / 10^k gives |x| (m and 10^k are exact doubles, so the
+ * quotient is the correctly rounded value of the decimal, as strtod gives
+ * it).  The first k with a hit gives the fewest digits.  Only k with
+ * ulp(x) 10^k < 1/16 are tried (the loop stops at the first other k): any
+ * decimal with k digits that reads back as x then lies within 1/32 of
+ * |x| 10^k, which the computed product misses by at most 1/16, so m is the
+ * only candidate, no other k-digit decimal reads back as x, and the text
+ * is the unique shortest one -- what CPython's repr produces.  Any other
+ * case returns 0 and the caller uses repr.
+ */
+static const unsigned long long U64_POW10[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
+#if EXACT_DOUBLE_OPS
+/* The test of fixed_shortest at one k: 1 and *m when m / 10^k is the
+ * k-digit decimal of a; 0 when no k-digit decimal is; -1 when the fast path
+ * cannot decide at this k or any larger one. */
+static inline int
+fixed_at(double a, double ulp, int k, unsigned long long *m)
+{
+    if (!(ulp * POW10[k] < 0.0625))
+        return -1;
+    double scaled = a * POW10[k];
+    if (scaled >= 9007199254740992.0)
+        return -1;
+    double m0 = (double)(long long)(scaled + 0.5);
+    if (fabs(scaled - m0) > 0.09375 || m0 / POW10[k] != a)
+        return 0;
+    *m = (unsigned long long)m0;
+    return 1;
+}
+
+/* The k of the last float written: numbers of one column tend to share it.
+ * Only a starting guess (any value gives the same text); the GIL orders
+ * its use. */
+static int float_hint = 0;
+#endif
+
+static int
+fixed_shortest(double x, char *out)
+{
+#if EXACT_DOUBLE_OPS
+    double a = fabs(x);
+    if (!(a >= 1e-6 && a < 4503599627370496.0))
+        return 0;
+    /* ulp(a): a normal double (a >= 1e-6), so 2^(exponent - 52). */
+    unsigned long long bits;
+    memcpy(&bits, &a, sizeof bits);
+    unsigned long long ulp_bits = ((bits >> 52) & 0x7FF) >= 53 ? ((bits >> 52) - 52) << 52 : 0;
+    double ulp;
+    memcpy(&ulp, &ulp_bits, sizeof ulp);
+    if (ulp_bits == 0)
+        return 0;
+    unsigned long long m = 0;
+    int k = float_hint;
+    /* A decimal found at the hinted k is the only k-digit one (see above);
+     * a shorter one would be it with its trailing zeros dropped, so
+     * dropping them gives what the search from k = 0 finds first. */
+    if (k > 0 && k <= 22 && fixed_at(a, ulp, k, &m) == 1) {
+        while (k > 0 && m % 10 == 0) {
+            m /= 10;
+            k--;
+        }
+    }
+    else {
+        for (k = 0;; k++) {
+            if (k > 22)
+                return 0;
+            int rc = fixed_at(a, ulp, k, &m);
+            if (rc < 0)
+                return 0;
+            if (rc)
+                break;
+        }
+        float_hint = k;
+    }
+    unsigned long long scale = U64_POW10[k < 20 ? k : 19];
+    if (k >= 20) {
+        /* m < 2^53 < 10^16: the whole part is 0 and the fraction is m. */
+        scale = 0;
+    }
+    unsigned long long whole = scale ? m / scale : 0, frac = scale ? m % scale : m;
+    int n = 0;
+    if (x < 0)
+        out[n++] = '-';
+    n += u64_digits(whole, out + n);
+    out[n++] = '.';
+    if (k == 0) {
+        out[n++] = '0';
+    }
+    else {
+        char digits[24];
+        int count = u64_digits(frac, digits);
+        for (int i = count; i < k; i++)
+            out[n++] = '0';
+        memcpy(out + n, digits, (size_t)count);
+        n += count;
+    }
+    return n;
+#else
+    (void)x;
+    (void)out;
+    return 0;
+#endif
+}
+
+/*
+ * ESON float text (eson.wire.eson_numbers.format_float): repr when it has
+ * no exponent, else the JavaScript layout of repr's digits.  -1 with no
+ * error set for NaN and infinities (the Python code raises for those).
+ */
+static int
+w_float(Writer *w, double x)
+{
+    char buf[64];
+    if (!isfinite(x))
+        return -1;
+    if (x == 0.0)
+        return w_ascii(w, signbit(x) ? "-0.0" : "0.0", signbit(x) ? 4 : 3);
+    int n = fixed_shortest(x, buf);
+    if (n)
+        return w_ascii(w, buf, n);
+    char *text = PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (text == NULL)
+        return -2;
+    const char *e = strchr(text, 'e');
+    if (e == NULL) {
+        int rc = w_ascii(w, text, (Py_ssize_t)strlen(text));
+        PyMem_Free(text);
+        return rc < 0 ? -2 : 0;
+    }
+    /* Python's exponent repr ("1e-07", "1.5e+16") in JavaScript's layout. */
+    const char *p = text;
+    int negative = 0;
+    if (*p == '-') {
+        negative = 1;
+        p++;
+    }
+    char digits[32];
+    int count = 0;
+    for (; p < e; p++) {
+        if (*p != '.' && count < 30)
+            digits[count++] = *p;
+    }
+    long exponent = strtol(e + 1, NULL, 10);
+    PyMem_Free(text);
+    long point = exponent + 1;
+    n = 0;
+    if (negative)
+        buf[n++] = '-';
+    if (count <= point && point <= 21) {
+        memcpy(buf + n, digits, (size_t)count);
+        n += count;
+        for (long i = count; i < point; i++)
+            buf[n++] = '0';
+        buf[n++] = '.';
+        buf[n++] = '0';
+    }
+    else if (0 < point && point <= 21) {
+        memcpy(buf + n, digits, (size_t)point);
+        n += (int)point;
+        buf[n++] = '.';
+        memcpy(buf + n, digits + point, (size_t)(count - point));
+        n += count - (int)point;
+    }
+    else if (-6 < point && point <= 0) {
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (long i = 0; i < -point; i++)
+            buf[n++] = '0';
+        memcpy(buf + n, digits, (size_t)count);
+        n += count;
+    }
+    else {
+        long power = point - 1;
+        buf[n++] = digits[0];
+        if (count > 1) {
+            buf[n++] = '.';
+            memcpy(buf + n, digits + 1, (size_t)(count - 1));
+            n += count - 1;
+        }
+        buf[n++] = 'e';
+        buf[n++] = power >= 0 ? '+' : '-';
+        n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%ld", power < 0 ? -power : power);
+    }
+    return w_ascii(w, buf, n) < 0 ? -2 : 0;
+}
+
+/*
+ * Read a float from ASCII text that matched the JSON number grammar and
+ * holds a fraction or an exponent.  Exact: a mantissa of at most 15 digits
+ * with a power of ten up to 22 is one correctly rounded operation on exact
+ * doubles; anything else goes through CPython's correctly rounded strtod.
+ * Returns 0, or -1 with an error set; *out is infinite on overflow.
+ */
+static int
+parse_float_ascii(const char *s, Py_ssize_t n, double *out)
+{
+#if EXACT_DOUBLE_OPS
+    unsigned long long mant = 0;
+    int digits = 0, frac_digits = 0, negative = 0, exp_negative = 0;
+    long exponent = 0;
+    Py_ssize_t i = 0;
+    int ok = 1;
+    if (i < n && s[i] == '-') {
+        negative = 1;
+        i++;
+    }
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+        if (mant || s[i] != '0')
+            digits++;
+        mant = mant * 10 + (unsigned long long)(s[i] - '0');
+        if (digits > 15) {
+            ok = 0;
+            break;
+        }
+    }
+    if (ok && i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            if (mant || s[i] != '0')
+                digits++;
+            mant = mant * 10 + (unsigned long long)(s[i] - '0');
+            frac_digits++;
+            if (digits > 15 || frac_digits > 400) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (ok && i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) {
+            exp_negative = s[i] == '-';
+            i++;
+        }
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            exponent = exponent * 10 + (s[i] - '0');
+            if (exponent > 100000) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (ok && i == n) {
+        long e10 = (exp_negative ? -exponent : exponent) - frac_digits;
+        double value = (double)mant;
+        if (mant == 0) {
+            *out = negative ? -0.0 : 0.0;
+            return 0;
+        }
+        if (e10 >= -22 && e10 <= 22) {
+            value = e10 < 0 ? value / POW10[-e10] : value * POW10[e10];
+            *out = negative ? -value : value;
+            return 0;
+        }
+    }
+#endif
+    char small[64];
+    char *buf = small;
+    if (n >= (Py_ssize_t)sizeof(small)) {
+        buf = PyMem_Malloc((size_t)n + 1);
+        if (buf == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    memcpy(buf, s, (size_t)n);
+    buf[n] = '\0';
+    char *end = NULL;
+    double value = PyOS_string_to_double(buf, &end, NULL);
+    int bad = end != buf + n;
+    if (buf != small)
+        PyMem_Free(buf);
+    if (value == -1.0 && PyErr_Occurred())
+        return -1;
+    if (bad) {
+        PyErr_SetString(PyExc_SystemError, "float text did not parse whole");
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* ------------------------------------------------------------------- cells */
+
+/* JavaScript's String.prototype.trim set (ESON's edge white space). */
+static inline int
+is_js_space(Py_UCS4 c)
+{
+    if (c < 128)
+        return c == ' ' || (c >= 9 && c <= 13);
+    return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+           c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+/* Whether chars [s, e) of (kind, data) fully match the JSON number grammar;
+ * *fraction is set when it holds a '.' or an exponent. */
+static int
+match_number(int kind, const void *data, Py_ssize_t s, Py_ssize_t e, int *fraction)
+{
+    Py_ssize_t i = s;
+    *fraction = 0;
+    if (i < e && PyUnicode_READ(kind, data, i) == '-')
+        i++;
+    if (i >= e)
+        return 0;
+    Py_UCS4 c = PyUnicode_READ(kind, data, i);
+    if (c == '0') {
+        i++;
+    }
+    else if (c >= '1' && c <= '9') {
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+    }
+    else {
+        return 0;
+    }
+    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
+        i++;
+        Py_ssize_t start = i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == start)
+            return 0;
+        *fraction = 1;
+    }
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
+        i++;
+        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+            i++;
+        Py_ssize_t start = i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == start)
+            return 0;
+        *fraction = 1;
+    }
+    return i == e;
+}
+
+static int
+equals_ascii(int kind, const void *data, Py_ssize_t s, Py_ssize_t e, const char *word)
+{
+    Py_ssize_t n = (Py_ssize_t)strlen(word);
+    if (e - s != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyUnicode_READ(kind, data, s + i) != (Py_UCS4)(unsigned char)word[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int
+is_literal(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
+{
+    return equals_ascii(kind, data, s, e, "null") || equals_ascii(kind, data, s, e, "true") ||
+           equals_ascii(kind, data, s, e, "false");
+}
+
+/* TAB, LF and CR: never inside a bare cell. */
+static const unsigned char LINE_BREAKS[256] = {['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+
+/* eson.wire.eson_cells.is_bare for an exact str. */
+static int
+str_is_bare(PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    if (n == 0)
+        return 0;
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    if (is_js_space(first) || first == '"' || first == '[' || first == '{')
+        return 0;
+    if (is_js_space(PyUnicode_READ(kind, data, n - 1)))
+        return 0;
+    if (kind == 1) {
+        const unsigned char *p = data;
+        Py_ssize_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            if (LINE_BREAKS[p[i]] | LINE_BREAKS[p[i + 1]] | LINE_BREAKS[p[i + 2]] |
+                LINE_BREAKS[p[i + 3]])
+                return 0;
+        }
+        for (; i < n; i++) {
+            if (LINE_BREAKS[p[i]])
+                return 0;
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c == '\t' || c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029 ||
+                (c >= 0xD800 && c <= 0xDFFF))
+                return 0;
+        }
+    }
+    if (n <= 5 && is_literal(kind, data, 0, n))
+        return 0;
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (match_number(kind, data, 0, n, &fraction))
+            return 0;
+    }
+    return 1;
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+/* Extra output characters of an ASCII character inside a quoted cell:
+ * 1 for a short escape (\" \\ \n \r \t \b \f), 5 for \u00XX, else 0. */
+static const unsigned char ESCAPE_EXTRA[128] = {
+    5, 5, 5, 5, 5, 5, 5, 5, 1, 1, 1, 5, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* Whether a non-ASCII character is written as \uXXXX (line and paragraph
+ * separators, surrogates). */
+#define WIDE_ESCAPED(c) ((c) == 0x2028 || (c) == 0x2029 || ((c) >= 0xD800 && (c) <= 0xDFFF))
+
+/* Write one escaped character at dst (of type DST_T); advances dst. */
+#define PUT_ESCAPE(DST_T, dst, c)                                                 \
+    do {                                                                          \
+        Py_UCS4 ch_ = (c);                                                        \
+        char short_ = 0;                                                          \
+        switch (ch_) {                                                            \
+        case '"': short_ = '"'; break;                                            \
+        case '\\': short_ = '\\'; break;                                          \
+        case '\n': short_ = 'n'; break;                                           \
+        case '\r': short_ = 'r'; break;                                           \
+        case '\t': short_ = 't'; break;                                           \
+        case '\b': short_ = 'b'; break;                                           \
+        case '\f': short_ = 'f'; break;                                           \
+        default: break;                                                           \
+        }                                                                         \
+        *(dst)++ = (DST_T)'\\';                                                   \
+        if (short_) {                                                             \
+            *(dst)++ = (DST_T)short_;                                             \
+        }                                                                         \
+        else {                                                                    \
+            *(dst)++ = (DST_T)'u';                                                \
+            *(dst)++ = (DST_T)HEX[(ch_ >> 12) & 15];                              \
+            *(dst)++ = (DST_T)HEX[(ch_ >> 8) & 15];                               \
+            *(dst)++ = (DST_T)HEX[(ch_ >> 4) & 15];                               \
+            *(dst)++ = (DST_T)HEX[ch_ & 15];                                      \
+        }                                                                         \
+    } while (0)
+
+/* SWAR tests on 8 Latin-1 characters at once (exact as booleans). */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HAS_LESS(x, n) (((x) - ONES * (n)) & ~(x) & HIGHS)
+#define HAS_ZERO(v) (((v) - ONES) & ~(v) & HIGHS)
+#define HAS_BYTE(x, b) HAS_ZERO((x) ^ (ONES * (b)))
+/* Whether any of 8 bytes is escaped in a quoted cell (< 0x20, '"', '\\'). */
+#define WORD_ESCAPES(x) (HAS_LESS(x, 0x20) | HAS_BYTE(x, 0x22) | HAS_BYTE(x, 0x5C))
+
+/* Copy characters [start, end) of (kind, data) to the writer's end; the
+ * writer has room and a kind at least as wide as every character copied. */
+static inline void
+put_run(Writer *w, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
+{
+    Py_ssize_t n = end - start;
+    if (n <= 0)
+        return;
+    if (kind == w->kind) {
+        memcpy(w->data + (size_t)w->len * (size_t)kind,
+               (const char *)data + (size_t)start * (size_t)kind, (size_t)n * (size_t)kind);
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->len + i, PyUnicode_READ(kind, data, start + i));
+    }
+    w->len += n;
+}
+
+/* Whether a character is escaped in a quoted ESON cell. */
+#define NEEDS_ESCAPE(c) ((c) < 128 ? ESCAPE_EXTRA[(c)] != 0 : WIDE_ESCAPED(c))
+
+/* The fused scan-and-copy of w_quoted for one (source, destination) pair of
+ * character types: characters are copied as they are checked, escapes
+ * written in place.  The destination has room for what is left plus
+ * QUOTE_SLACK (re-checked after every escape, which may grow it by 5). */
+#define QUOTE_SLACK 24
+#define QUOTE_SCALAR(SRC_T, DST_T)                                                \
+    do {                                                                          \
+        const SRC_T *src_ = (const SRC_T *)data;                                  \
+        for (; i < n; i++) {                                                      \
+            Py_UCS4 c_ = src_[i];                                                 \
+            if (!NEEDS_ESCAPE(c_)) {                                              \
+                ((DST_T *)w->data)[w->len++] = (DST_T)c_;                         \
+                continue;                                                         \
+            }                                                                     \
+            DST_T *dst_ = (DST_T *)w->data + w->len;                              \
+            PUT_ESCAPE(DST_T, dst_, c_);                                          \
+            w->len = dst_ - (DST_T *)w->data;                                     \
+            if (w->cap - w->len < n - i + QUOTE_SLACK &&                          \
+                w_reserve(w, n - i + QUOTE_SLACK) < 0)                            \
+                return -1;                                                        \
+        }                                                                         \
+    } while (0)
+
+#if defined(__SSE2__)
+/* Same-kind runs 16 bytes at a time: a block with no escaped character is
+ * stored whole; otherwise the block is stored whole too (the slack takes
+ * the spill), the length advanced to the first escaped character, and that
+ * one written by the scalar code. */
+#define QUOTE_BLOCKS(T, PER, TEST)                                                \
+    do {                                                                          \
+        const T *src_ = (const T *)data;                                          \
+        while (i + PER <= n) {                                                    \
+            __m128i v_ = _mm_loadu_si128((const __m128i *)(src_ + i));            \
+            __m128i hit_ = TEST(v_);                                              \
+            int mask_ = _mm_movemask_epi8(hit_);                                  \
+            _mm_storeu_si128((__m128i *)((T *)w->data + w->len), v_);             \
+            if (!mask_) {                                                         \
+                i += PER;                                                         \
+                w->len += PER;                                                    \
+                continue;                                                         \
+            }                                                                     \
+            int at_ = __builtin_ctz((unsigned)mask_) / (int)sizeof(T);            \
+            i += at_;                                                             \
+            w->len += at_;                                                        \
+            Py_UCS4 c_ = src_[i];                                                 \
+            T *dst_ = (T *)w->data + w->len;                                      \
+            PUT_ESCAPE(T, dst_, c_);                                              \
+            w->len = dst_ - (T *)w->data;                                         \
+            i++;                                                                  \
+            if (w->cap - w->len < n - i + QUOTE_SLACK &&                          \
+                w_reserve(w, n - i + QUOTE_SLACK) < 0)                            \
+                return -1;                                                        \
+        }                                                                         \
+    } while (0)
+
+static inline __m128i
+escapes8(__m128i v)
+{
+    __m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(0x1F)), _mm_setzero_si128());
+    return _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+}
+
+static inline __m128i
+escapes16(__m128i v)
+{
+    __m128i low = _mm_cmpeq_epi16(_mm_subs_epu16(v, _mm_set1_epi16(0x1F)), _mm_setzero_si128());
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('"')),
+                                 _mm_cmpeq_epi16(v, _mm_set1_epi16('\\')));
+    __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
+                                  _mm_set1_epi16(0x2028));
+    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
+                                  _mm_set1_epi16((short)0xD800));
+    return _mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(sep, sur));
+}
+
+static inline __m128i
+escapes32(__m128i v)
+{
+    /* Code points are below 2^31, so the signed compare is exact. */
+    __m128i low = _mm_cmplt_epi32(v, _mm_set1_epi32(0x20));
+    __m128i quote = _mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32('"')),
+                                 _mm_cmpeq_epi32(v, _mm_set1_epi32('\\')));
+    __m128i sep = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~1)), _mm_set1_epi32(0x2028));
+    __m128i sur = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~0x7FF)),
+                                  _mm_set1_epi32(0xD800));
+    return _mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(sep, sur));
+}
+#else
+#define QUOTE_BLOCKS(T, PER, TEST) ((void)0)
+#endif
+
+/* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
+ * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).  The
+ * output's kind is decided first (escapes are ASCII); then one fused pass
+ * checks and copies straight into the writer. */
+static int
+w_quoted(Writer *w, PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    /* The largest character written as itself decides the output's kind
+     * (escapes are ASCII).  A Latin-1 str says it by its ASCII flag; a
+     * UCS-4 str holds a character above U+FFFF, which is never escaped; a
+     * UCS-2 str may owe its kind to escaped characters only, so look. */
+    Py_UCS4 top;
+    if (kind == 1) {
+        top = PyUnicode_IS_ASCII(u) ? 127 : 255;
+    }
+    else if (kind == 4) {
+        top = 0x10FFFF;
+    }
+    else {
+        const Py_UCS2 *p = data;
+        top = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = p[i];
+            if (c > top && !WIDE_ESCAPED(c))
+                top = c;
+        }
+    }
+    if (w_raise(w, top) < 0 || w_reserve(w, n + QUOTE_SLACK) < 0)
+        return -1;
+    PyUnicode_WRITE(w->kind, w->data, w->len, '"');
+    w->len++;
+    Py_ssize_t i = 0;
+    switch (kind * 8 + w->kind) {
+    case 1 * 8 + 1:
+        QUOTE_BLOCKS(Py_UCS1, 16, escapes8);
+        QUOTE_SCALAR(Py_UCS1, Py_UCS1);
+        break;
+    case 1 * 8 + 2: QUOTE_SCALAR(Py_UCS1, Py_UCS2); break;
+    case 1 * 8 + 4: QUOTE_SCALAR(Py_UCS1, Py_UCS4); break;
+    case 2 * 8 + 1: QUOTE_SCALAR(Py_UCS2, Py_UCS1); break;
+    case 2 * 8 + 2:
+        QUOTE_BLOCKS(Py_UCS2, 8, escapes16);
+        QUOTE_SCALAR(Py_UCS2, Py_UCS2);
+        break;
+    case 2 * 8 + 4: QUOTE_SCALAR(Py_UCS2, Py_UCS4); break;
+    default:
+        QUOTE_BLOCKS(Py_UCS4, 4, escapes32);
+        QUOTE_SCALAR(Py_UCS4, Py_UCS4);
+        break;
+    }
+    PyUnicode_WRITE(w->kind, w->data, w->len, '"');
+    w->len++;
+    return 0;
+}
+
+/* The head and tail tests of str_is_bare for a Latin-1 str (everything but
+ * the line-break scan). */
+static inline int
+latin1_ends_bare(const Py_UCS1 *p, Py_ssize_t n)
+{
+    Py_UCS4 first = p[0];
+    if (is_js_space(first) || first == '"' || first == '[' || first == '{')
+        return 0;
+    if (is_js_space(p[n - 1]))
+        return 0;
+    if (n <= 5 && is_literal(1, p, 0, n))
+        return 0;
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (match_number(1, p, 0, n, &fraction))
+            return 0;
+    }
+    return 1;
+}
+
+/* An ESON string cell.  A Latin-1 str going into a Latin-1 writer is
+ * checked for line breaks while it is copied, 8 bytes at a time; a break
+ * found takes back the copy and quotes the str instead. */
+static int
+w_str_cell(Writer *w, PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    if (n == 0 || PyUnicode_KIND(u) != 1 || w->kind != 1)
+        return str_is_bare(u) ? w_str(w, u) : w_quoted(w, u);
+    const Py_UCS1 *p = PyUnicode_1BYTE_DATA(u);
+    if (!latin1_ends_bare(p, n))
+        return w_quoted(w, u);
+    /* Bare or quoted, a non-ASCII Latin-1 str writes its top character as
+     * itself (U+0080..U+00FF are never escaped). */
+    if ((!PyUnicode_IS_ASCII(u) && w_raise(w, 255) < 0) || w_reserve(w, n + 8) < 0)
+        return -1;
+    Py_UCS1 *dst = (Py_UCS1 *)w->data + w->len;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        unsigned long long x;
+        memcpy(&x, p + i, 8);
+        memcpy(dst + i, &x, 8);
+        if (HAS_LESS(x, 14)) {
+            for (int k = 0; k < 8; k++) {
+                if (LINE_BREAKS[p[i + k]])
+                    return w_quoted(w, u);
+            }
+        }
+    }
+    for (; i < n; i++) {
+        if (LINE_BREAKS[p[i]])
+            return w_quoted(w, u);
+        dst[i] = p[i];
+    }
+    w->len += n;
+    return 0;
+}
+
+/*
+ * One plain value as its ESON cell (eson.wire.eson_cells.encode_cell), for
+ * exact types allowed by mask.  0 written; 1 not handled (nothing written);
+ * -1 error.
+ */
+static int
+w_cell(Writer *w, PyObject *v, int mask)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    if (t == &PyUnicode_Type) {
+        if (!(mask & V_STR))
+            return 1;
+        return w_str_cell(w, v) < 0 ? -1 : 0;
+    }
+    if (t == &PyLong_Type) {
+        if (!(mask & V_INT))
+            return 1;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow)
+            return 1; /* big integers: the Python code (and its digit limit) */
+        if (x == -1 && PyErr_Occurred())
+            return -1;
+        return w_longlong(w, x) < 0 ? -1 : 0;
+    }
+    if (t == &PyFloat_Type) {
+        if (!(mask & V_FLOAT))
+            return 1;
+        int rc = w_float(w, PyFloat_AS_DOUBLE(v));
+        return rc == 0 ? 0 : (rc == -1 ? 1 : -1);
+    }
+    if (v == Py_True || v == Py_False) {
+        if (!(mask & V_BOOL))
+            return 1;
+        return w_ascii(w, v == Py_True ? "true" : "false", v == Py_True ? 4 : 5) < 0 ? -1 : 0;
+    }
+    if (v == Py_None) {
+        if (!(mask & V_NONE))
+            return 1;
+        return w_ascii(w, "null", 4) < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+/* ----------------------------------------------------------- cell reading */
+
+typedef struct {
+    int kind;
+    const void *data;
+    PyObject *line;
+} Line;
+
+/* The closing quote of a quoted cell whose opening quote is at s (or -1),
+ * whether a backslash occurs, and the largest character before the close
+ * (escape sequences are ASCII).  -2: a raw control character (strict JSON
+ * rejects it). */
+#define SCAN_QUOTED(SRC_T)                                                        \
+    do {                                                                          \
+        const SRC_T *p_ = (const SRC_T *)data;                                    \
+        for (Py_ssize_t i_ = s + 1; i_ < e; i_++) {                               \
+            Py_UCS4 c_ = p_[i_];                                                  \
+            if (c_ == '"') {                                                      \
+                close = i_;                                                       \
+                break;                                                            \
+            }                                                                     \
+            if (c_ < 0x20)                                                        \
+                return NULL;                                                      \
+            if (c_ == '\\') {                                                     \
+                escapes = 1;                                                      \
+                i_++;                                                             \
+                continue;                                                         \
+            }                                                                     \
+            if (c_ > top)                                                         \
+                top = c_;                                                         \
+        }                                                                         \
+    } while (0)
+
+static int
+hex4(int kind, const void *data, Py_ssize_t at, Py_UCS4 *out)
+{
+    Py_UCS4 value = 0;
+    for (int k = 0; k < 4; k++) {
+        Py_UCS4 h = PyUnicode_READ(kind, data, at + k);
+        int v;
+        if (h >= '0' && h <= '9')
+            v = (int)(h - '0');
+        else if (h >= 'a' && h <= 'f')
+            v = (int)(h - 'a' + 10);
+        else if (h >= 'A' && h <= 'F')
+            v = (int)(h - 'A' + 10);
+        else
+            return 0;
+        value = value * 16 + (Py_UCS4)v;
+    }
+    *out = value;
+    return 1;
+}
+
+/* Decode a quoted cell [s, e) that starts with '"' as json.loads would give
+ * it, when it is exactly one JSON string.  NULL without error: not handled. */
+static PyObject *
+read_quoted(const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    int kind = ln->kind;
+    const void *data = ln->data;
+    Py_ssize_t close = -1;
+    int escapes = 0;
+    Py_UCS4 top = 0;
+    if (kind == 1)
+        SCAN_QUOTED(Py_UCS1);
+    else if (kind == 2)
+        SCAN_QUOTED(Py_UCS2);
+    else
+        SCAN_QUOTED(Py_UCS4);
+    if (close != e - 1)
+        return NULL; /* unterminated, or text after the string */
+    if (!escapes)
+        return PyUnicode_Substring(ln->line, s + 1, close);
+    Writer w;
+    w_init(&w);
+    if (w_raise(&w, top) < 0 || w_reserve(&w, close - s) < 0)
+        goto error;
+    Py_ssize_t run = s + 1;
+    for (;;) {
+        /* The next backslash (runs between them are copied whole). */
+        Py_ssize_t i = run;
+        if (kind == 1) {
+            const void *hit = memchr((const char *)data + i, '\\', (size_t)(close - i));
+            i = hit == NULL ? close : (const char *)hit - (const char *)data;
+        }
+        else {
+            while (i < close && PyUnicode_READ(kind, data, i) != '\\')
+                i++;
+        }
+        if (w_reserve(&w, i - run) < 0)
+            goto error;
+        put_run(&w, kind, data, run, i);
+        if (i >= close)
+            break;
+        Py_UCS4 d = PyUnicode_READ(kind, data, i + 1);
+        Py_UCS4 out;
+        Py_ssize_t used = 2;
+        switch (d) {
+        case '"': out = '"'; break;
+        case '\\': out = '\\'; break;
+        case '/': out = '/'; break;
+        case 'b': out = '\b'; break;
+        case 'f': out = '\f'; break;
+        case 'n': out = '\n'; break;
+        case 'r': out = '\r'; break;
+        case 't': out = '\t'; break;
+        case 'u':
+            if (i + 6 > close || !hex4(kind, data, i + 2, &out))
+                goto unhandled;
+            used = 6;
+            /* A high surrogate escape followed by a low one is one
+             * character (as Python's json reads it); alone, each stays. */
+            if (out >= 0xD800 && out <= 0xDBFF && i + 12 <= close &&
+                PyUnicode_READ(kind, data, i + 6) == '\\' &&
+                PyUnicode_READ(kind, data, i + 7) == 'u') {
+                Py_UCS4 low;
+                if (hex4(kind, data, i + 8, &low) && low >= 0xDC00 && low <= 0xDFFF) {
+                    out = 0x10000 + (((out - 0xD800) << 10) | (low - 0xDC00));
+                    used = 12;
+                }
+            }
+            break;
+        default:
+            goto unhandled;
+        }
+        if (w_char(&w, out) < 0)
+            goto error;
+        run = i + used;
+    }
+    return w_finish(&w);
+unhandled:
+error:
+    w_free(&w);
+    return NULL;
+}
+
+/* Cell modes of decode_rows (the Python side passes the same numbers). */
+#define M_GENERIC 0
+#define M_INT 1
+#define M_NUMBER 2
+#define M_STR 3
+#define M_CHOICES 4 /* given as a dict: cell text -> value */
+
+/* The value of a Latin-1 cell starting with '-' or a digit, in one pass,
+ * when it is an integer of up to 18 digits or a decimal with an exact
+ * small mantissa; NULL without error otherwise (the caller decides). */
+static PyObject *
+latin1_number(const unsigned char *p, Py_ssize_t n, int *tag)
+{
+    Py_ssize_t i = 0;
+    int negative = 0;
+    if (p[0] == '-') {
+        negative = 1;
+        i = 1;
+    }
+    Py_ssize_t int_start = i;
+    unsigned long long mant = 0;
+    while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 18)
+        mant = mant * 10 + (unsigned long long)(p[i++] - '0');
+    Py_ssize_t int_digits = i - int_start;
+    if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
+        if (i == n) {
+            *tag = V_INT;
+            return PyLong_FromLongLong(negative ? -(long long)mant : (long long)mant);
+        }
+        if (p[i] == '.' && i + 1 < n) {
+            Py_ssize_t frac_start = ++i;
+            while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 16)
+                mant = mant * 10 + (unsigned long long)(p[i++] - '0');
+            if (i == n && i > frac_start && mant < 9007199254740992ULL) {
+#if EXACT_DOUBLE_OPS
+                double value = (double)mant / POW10[i - frac_start];
+                *tag = V_FLOAT;
+                return PyFloat_FromDouble(negative ? -value : value);
+#endif
+            }
+        }
+    }
+    return NULL;
+}
+
+/*
+ * One cell's value (eson.wire.eson_cells.decode_cell) for cells the
+ * accelerator reads: numbers (ints up to 18 digits), literals, bare and
+ * quoted strings.  Returns a new reference; NULL without error when the
+ * cell is not handled (nested JSON, long ints, odd quoting, overflow).
+ * *tag gets the value's type bit; *bare whether the cell was a bare string.
+ */
+static PyObject *
+read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
+{
+    int kind = ln->kind;
+    const void *data = ln->data;
+    *bare = 0;
+    if (s == e) {
+        *tag = V_STR;
+        return PyUnicode_New(0, 0);
+    }
+    Py_UCS4 first = PyUnicode_READ(kind, data, s);
+    if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
+        PyObject *v = latin1_number((const unsigned char *)data + s, e - s, tag);
+        if (v != NULL || PyErr_Occurred())
+            return v;
+    }
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (!match_number(kind, data, s, e, &fraction)) {
+            *tag = V_STR;
+            return PyUnicode_Substring(ln->line, s, e);
+        }
+        char buf[48] = "";
+        Py_ssize_t n = e - s;
+        if (!fraction) {
+            if (n > 18 + (first == '-'))
+                return NULL; /* beyond long long: int() and its digit limit */
+            long long v = 0;
+            int negative = first == '-';
+            for (Py_ssize_t i = s + negative; i < e; i++)
+                v = v * 10 + (long long)(PyUnicode_READ(kind, data, i) - '0');
+            *tag = V_INT;
+            return PyLong_FromLongLong(negative ? -v : v);
+        }
+        char *text = buf;
+        if (n >= (Py_ssize_t)sizeof(buf)) {
+            text = PyMem_Malloc((size_t)n + 1);
+            if (text == NULL)
+                return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < n; i++)
+            text[i] = (char)PyUnicode_READ(kind, data, s + i);
+        double value;
+        int rc = parse_float_ascii(text, n, &value);
+        if (text != buf)
+            PyMem_Free(text);
+        if (rc < 0)
+            return NULL;
+        if (isinf(value))
+            return NULL; /* the Python code raises "not finite" */
+        *tag = V_FLOAT;
+        return PyFloat_FromDouble(value);
+    }
+    if (first == '"') {
+        *tag = V_STR;
+        return read_quoted(ln, s, e);
+    }
+    if (first == '[' || first == '{')
+        return NULL;
+    if (e - s <= 5) {
+        if (equals_ascii(kind, data, s, e, "null")) {
+            *tag = V_NONE;
+            Py_RETURN_NONE;
+        }
+        if (equals_ascii(kind, data, s, e, "true")) {
+            *tag = V_BOOL;
+            Py_RETURN_TRUE;
+        }
+        if (equals_ascii(kind, data, s, e, "false")) {
+            *tag = V_BOOL;
+            Py_RETURN_FALSE;
+        }
+    }
+    *tag = V_STR;
+    *bare = 1;
+    return PyUnicode_Substring(ln->line, s, e);
+}
+
+/* The choices of a column: the dict's str keys and values (borrowed). */
+#define MAX_CHOICES 32
+typedef struct {
+    Py_ssize_t count;
+    PyObject *keys[MAX_CHOICES];
+    PyObject *values[MAX_CHOICES];
+} Choices;
+
+/* 0, or 1 when the dict is too large for the array (then it is searched). */
+static int
+load_choices(PyObject *dict, Choices *c)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    c->count = 0;
+    if (PyDict_GET_SIZE(dict) > MAX_CHOICES)
+        return 1;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || !READY(key))
+            continue;
+        c->keys[c->count] = key;
+        c->values[c->count] = value;
+        c->count++;
+    }
+    return 0;
+}
+
+/* The value the choices map cell [s, e) to (borrowed), or NULL. */
+static PyObject *
+find_choice(const Choices *c, const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    Py_ssize_t n = e - s;
+    for (Py_ssize_t k = 0; k < c->count; k++) {
+        PyObject *key = c->keys[k];
+        if (PyUnicode_GET_LENGTH(key) != n)
+            continue;
+        int kk = PyUnicode_KIND(key);
+        const void *kd = PyUnicode_DATA(key);
+        if (kk == ln->kind) {
+            if (memcmp(kd, (const char *)ln->data + (size_t)s * (size_t)kk,
+                       (size_t)n * (size_t)kk) == 0)
+                return c->values[k];
+            continue;
+        }
+        Py_ssize_t i = 0;
+        for (; i < n; i++) {
+            if (PyUnicode_READ(kk, kd, i) != PyUnicode_READ(ln->kind, ln->data, s + i))
+                break;
+        }
+        if (i == n)
+            return c->values[k];
+    }
+    return NULL;
+}
+
+/* The value a choices dict maps cell [s, e) to (borrowed), or NULL. */
+static PyObject *
+lookup_choice(PyObject *choices, const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    Py_ssize_t n = e - s;
+    while (PyDict_Next(choices, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || PyUnicode_GET_LENGTH(key) != n)
+            continue;
+        int kk = PyUnicode_KIND(key);
+        const void *kd = PyUnicode_DATA(key);
+        if (kk == ln->kind) {
+            if (memcmp(kd, (const char *)ln->data + (size_t)s * (size_t)kk,
+                       (size_t)n * (size_t)kk) == 0)
+                return value;
+            continue;
+        }
+        Py_ssize_t i = 0;
+        for (; i < n; i++) {
+            if (PyUnicode_READ(kk, kd, i) != PyUnicode_READ(ln->kind, ln->data, s + i))
+                break;
+        }
+        if (i == n)
+            return value;
+    }
+    return NULL;
+}
+
+/* -------------------------------------------------------------- TOON cells */
+
+/* White space the TOON writer keeps off a bare token's edges: U+0020 only
+ * (spec v4.0 section 7.2; TAB is a control character, quoted anywhere). */
+static inline int
+is_toon_edge(Py_UCS4 c)
+{
+    return c == ' ';
+}
+
+/* Characters that force quotes anywhere in a TOON token. */
+static inline int
+is_toon_bad(Py_UCS4 c, Py_UCS4 delimiter)
+{
+    return c < 0x20 || c == ':' || c == '"' || c == '\\' || c == '[' || c == ']' || c == '{' ||
+           c == '}' || c == delimiter || (c >= 0xD800 && c <= 0xDFFF);
+}
+
+/* Whether [s, e) looks like a number to a TOON reader: [+-]?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int
+toon_numberish(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
+{
+    Py_ssize_t i = s;
+    Py_UCS4 c;
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+        i++;
+    Py_ssize_t start = i;
+    while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+        i++;
+    if (i == start)
+        return 0;
+    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
+        Py_ssize_t f = ++i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == f)
+            return 0;
+    }
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
+        i++;
+        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+            i++;
+        Py_ssize_t f = i;
+        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == f)
+            return 0;
+    }
+    return i == e;
+}
+
+/* eson.wire.toon_quoting.format_string's test: may the str be written bare?
+ * Sets *surrogate when it holds one (the Python code raises for those). */
+static int
+toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    int safe = n > 0;
+    *surrogate = 0;
+    Py_ssize_t i = 0;
+    if (kind == 1 && delimiter < 128) {
+        /* Latin-1 (no surrogates): 16 characters at a time, then a table. */
+        const Py_UCS1 *p = data;
+#if defined(__SSE2__)
+        const __m128i low = _mm_set1_epi8(0x1F), zero = _mm_setzero_si128();
+        const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
+        const __m128i backslash = _mm_set1_epi8('\\'), open = _mm_set1_epi8('[');
+        const __m128i close = _mm_set1_epi8(']'), brace = _mm_set1_epi8('{');
+        const __m128i unbrace = _mm_set1_epi8('}'), delim = _mm_set1_epi8((char)delimiter);
+        for (; i + 16 <= n; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i bad = _mm_cmpeq_epi8(_mm_subs_epu8(v, low), zero);
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, quote)));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, open)));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, close), _mm_cmpeq_epi8(v, brace)));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, unbrace), _mm_cmpeq_epi8(v, delim)));
+            if (_mm_movemask_epi8(bad))
+                return 0;
+        }
+#endif
+        for (; i < n; i++) {
+            if (is_toon_bad(p[i], delimiter))
+                return 0;
+        }
+        i = n;
+    }
+    for (; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (is_toon_bad(c, delimiter)) {
+            safe = 0;
+            if (c >= 0xD800 && c <= 0xDFFF) {
+                *surrogate = 1;
+                return 0;
+            }
+            if (kind == 1)
+                break; /* no surrogates in a Latin-1 str */
+        }
+    }
+    if (!safe)
+        return 0;
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    if (first == '-' || first == '#' || is_toon_edge(first) ||
+        is_toon_edge(PyUnicode_READ(kind, data, n - 1)))
+        return 0;
+    if (n <= 5 && is_literal(kind, data, 0, n))
+        return 0;
+    if ((first == '+' || (first >= '0' && first <= '9')) && toon_numberish(kind, data, 0, n))
+        return 0;
+    return 1;
+}
+
+/* eson.wire.toon_quoting.quote of a str without surrogates. */
+static int
+w_toon_quoted(Writer *w, PyObject *u)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    int kind = PyUnicode_KIND(u);
+    const void *data = PyUnicode_DATA(u);
+    if (w_char(w, '"') < 0)
+        return -1;
+    Py_ssize_t run = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        char buf[6];
+        int len = 2;
+        if (c == '"' || c == '\\') {
+            buf[1] = (char)c;
+        }
+        else if (c == '\n') {
+            buf[1] = 'n';
+        }
+        else if (c == '\r') {
+            buf[1] = 'r';
+        }
+        else if (c == '\t') {
+            buf[1] = 't';
+        }
+        else if (c < 0x20) {
+            buf[1] = 'u';
+            buf[2] = '0';
+            buf[3] = '0';
+            buf[4] = HEX[(c >> 4) & 15];
+            buf[5] = HEX[c & 15];
+            len = 6;
+        }
+        else {
+            continue;
+        }
+        buf[0] = '\\';
+        if (w_slice(w, u, run, i) < 0 || w_ascii(w, buf, len) < 0)
+            return -1;
+        run = i + 1;
+    }
+    if (w_slice(w, u, run, n) < 0)
+        return -1;
+    return w_char(w, '"');
+}
+
+/* One value as its TOON token (format_primitive), for exact types the mask
+ * allows: 0 written; 1 not handled; -1 error. */
+static int
+w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    if (t == &PyUnicode_Type) {
+        if (!(mask & V_STR))
+            return 1;
+        int surrogate;
+        if (toon_is_safe(v, delimiter, &surrogate))
+            return w_str(w, v) < 0 ? -1 : 0;
+        if (surrogate)
+            return 1;
+        return w_toon_quoted(w, v) < 0 ? -1 : 0;
+    }
+    if (t == &PyLong_Type) {
+        if (!(mask & V_INT))
+            return 1;
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow)
+            return 1;
+        if (x == -1 && PyErr_Occurred())
+            return -1;
+        return w_longlong(w, x) < 0 ? -1 : 0;
+    }
+    if (t == &PyFloat_Type) {
+        if (!(mask & V_FLOAT))
+            return 1;
+        double x = PyFloat_AS_DOUBLE(v);
+        if (!isfinite(x))
+            return 1;
+        if (x == 0.0)
+            return w_ascii(w, "0", 1) < 0 ? -1 : 0;
+        char buf[64];
+        int n = fixed_shortest(x, buf);
+        if (n == 0)
+            return 1; /* exponent forms and long digits: the Python code */
+        if (n >= 2 && buf[n - 1] == '0' && buf[n - 2] == '.')
+            n -= 2; /* an integral value loses its ".0" */
+        return w_ascii(w, buf, n) < 0 ? -1 : 0;
+    }
+    if (v == Py_True || v == Py_False) {
+        if (!(mask & V_BOOL))
+            return 1;
+        return w_ascii(w, v == Py_True ? "true" : "false", v == Py_True ? 4 : 5) < 0 ? -1 : 0;
+    }
+    if (v == Py_None) {
+        if (!(mask & V_NONE))
+            return 1;
+        return w_ascii(w, "null", 4) < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------- encode_rows */
+
+#define ACCESS_SLOTS 0
+#define ACCESS_INSTANCE_DICT 1
+#define ACCESS_DICT 2
+
+/*
+ * encode_rows(records, cls, access, keys, masks, number) -> str | None
+ *
+ * The body of a record array: one line per record (joined by LF, no final
+ * LF), cells separated by TAB, each the ESON cell of the field's value;
+ * with number, a first cell 1, 2, ...  Returns None when any record is not
+ * exactly of class cls (or, for access 2, not exactly a dict with exactly
+ * these keys), any value is missing or not of an exact type its column's
+ * mask allows, or a value needs the Python code (NaN, huge ints).
+ *
+ * access 0: keys are member descriptors (slots) of cls, read by offset;
+ * access 1: keys are str, read from the instance __dict__;
+ * access 2: records are dicts, keys are str.
+ */
+static PyObject *
+encode_rows(PyObject *self, PyObject *args)
+{
+    PyObject *records, *cls, *keys, *masks;
+    PyObject *toon_delimiter = Py_None, *pad = Py_None, *prefix = Py_None, *suffix = Py_None;
+    int access, number;
+    if (!PyArg_ParseTuple(args, "O!OiO!O!p|OOOO", &PyList_Type, &records, &cls, &access,
+                          &PyTuple_Type, &keys, &PyTuple_Type, &masks, &number,
+                          &toon_delimiter, &pad, &prefix, &suffix))
+        return NULL;
+    /* The text before and after the rows (a whole document in one str). */
+    if ((prefix != Py_None && !PyUnicode_Check(prefix)) ||
+        (suffix != Py_None && !PyUnicode_Check(suffix)) ||
+        (toon_delimiter != Py_None && !PyUnicode_Check(toon_delimiter)) ||
+        (pad != Py_None && !PyUnicode_Check(pad))) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows: delimiter, pad, prefix, suffix: str or None");
+        return NULL;
+    }
+    if (toon_delimiter == Py_None)
+        toon_delimiter = NULL;
+    if (pad == Py_None)
+        pad = NULL;
+    /* TOON rows: cells joined by the delimiter, each line starting with pad. */
+    Py_UCS4 delimiter = '\t';
+    int toon = toon_delimiter != NULL;
+    if (toon) {
+        if (PyUnicode_GET_LENGTH(toon_delimiter) != 1 || pad == NULL || number) {
+            PyErr_SetString(PyExc_TypeError, "encode_rows: a one-character delimiter and a pad");
+            return NULL;
+        }
+        delimiter = PyUnicode_READ_CHAR(toon_delimiter, 0);
+    }
+    Py_ssize_t width = PyTuple_GET_SIZE(keys);
+    if (PyTuple_GET_SIZE(masks) != width || access < 0 || access > 2) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows: keys and masks differ in length");
+        return NULL;
+    }
+    if (access != ACCESS_DICT && !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "encode_rows: cls must be a class");
+        return NULL;
+    }
+    int stack_masks[64];
+    Py_ssize_t stack_offsets[64];
+    int *mask = stack_masks;
+    Py_ssize_t *offset = stack_offsets;
+    if (width > 64) {
+        mask = PyMem_Malloc(sizeof(int) * (size_t)width);
+        offset = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)width);
+        if (mask == NULL || offset == NULL) {
+            PyMem_Free(mask);
+            PyMem_Free(offset);
+            return PyErr_NoMemory();
+        }
+    }
+    PyObject *result = NULL;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *m = PyTuple_GET_ITEM(masks, j);
+        mask[j] = (int)PyLong_AsLong(m);
+        if (mask[j] == -1 && PyErr_Occurred())
+            goto done;
+        PyObject *key = PyTuple_GET_ITEM(keys, j);
+        if (access == ACCESS_SLOTS) {
+            /* A slot of cls (or a base): an object member at a fixed offset. */
+            if (!Py_IS_TYPE(key, &PyMemberDescr_Type)) {
+                PyErr_SetString(PyExc_TypeError, "encode_rows: slots must be member descriptors");
+                goto done;
+            }
+            PyMemberDescrObject *d = (PyMemberDescrObject *)key;
+            PyTypeObject *owner = PyDescr_TYPE(d);
+            if (!PyType_IsSubtype((PyTypeObject *)cls, owner) ||
+                d->d_member->type != T_OBJECT_EX || d->d_member->offset <= 0 ||
+                d->d_member->offset + (Py_ssize_t)sizeof(PyObject *) >
+                    ((PyTypeObject *)cls)->tp_basicsize) {
+                PyErr_SetString(PyExc_TypeError, "encode_rows: not an object slot of the class");
+                goto done;
+            }
+            offset[j] = d->d_member->offset;
+        }
+        else if (!PyUnicode_CheckExact(key)) {
+            PyErr_SetString(PyExc_TypeError, "encode_rows: keys must be str");
+            goto done;
+        }
+    }
+    Py_ssize_t count = PyList_GET_SIZE(records);
+    Writer w;
+    w_init(&w);
+    if (prefix != Py_None && w_str(&w, prefix) < 0)
+        goto error;
+    Py_ssize_t head = w.len;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *record = PyList_GET_ITEM(records, i);
+        PyObject *dict = NULL;
+        if (access == ACCESS_DICT) {
+            if (!PyDict_CheckExact(record) || PyDict_GET_SIZE(record) != width)
+                goto unhandled;
+            dict = record;
+            Py_INCREF(dict);
+        }
+        else {
+            if ((PyObject *)Py_TYPE(record) != cls)
+                goto unhandled;
+            if (access == ACCESS_INSTANCE_DICT) {
+                dict = PyObject_GenericGetDict(record, NULL);
+                if (dict == NULL)
+                    goto error;
+                if (!PyDict_Check(dict)) {
+                    Py_DECREF(dict);
+                    goto unhandled;
+                }
+            }
+        }
+        if ((i && w_char(&w, '\n') < 0) || (toon && w_str(&w, pad) < 0)) {
+            Py_XDECREF(dict);
+            goto error;
+        }
+        if (number) {
+            if (w_longlong(&w, (long long)(i + 1)) < 0 || (width && w_char(&w, '\t') < 0)) {
+                Py_XDECREF(dict);
+                goto error;
+            }
+        }
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *value;
+            if (dict != NULL) {
+                value = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(keys, j));
+                if (value == NULL) {
+                    Py_DECREF(dict);
+                    if (PyErr_Occurred())
+                        goto error;
+                    goto unhandled;
+                }
+            }
+            else {
+                value = *(PyObject **)((char *)record + offset[j]);
+                if (value == NULL)
+                    goto unhandled;
+            }
+            if (j && w_char(&w, delimiter) < 0) {
+                Py_XDECREF(dict);
+                goto error;
+            }
+            /* Hold the value while writing: nothing here runs Python code,
+             * but the reference keeps that true for any future change. */
+            Py_INCREF(value);
+            int rc = toon ? w_toon_cell(&w, value, mask[j], delimiter) : w_cell(&w, value, mask[j]);
+            Py_DECREF(value);
+            if (rc) {
+                Py_XDECREF(dict);
+                if (rc < 0)
+                    goto error;
+                goto unhandled;
+            }
+        }
+        Py_XDECREF(dict);
+        if (i == 0 && count > 1) {
+            Py_ssize_t row = w.len - head;
+            Py_ssize_t tail = suffix != Py_None ? PyUnicode_GET_LENGTH(suffix) : 0;
+            if (w_reserve(&w, (row + 1) * (count - 1) + (row >> 3) * count + tail) < 0)
+                goto error;
+        }
+    }
+    if (suffix != Py_None && w_str(&w, suffix) < 0)
+        goto error;
+    result = w_finish(&w);
+    goto done;
+unhandled:
+    w_free(&w);
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+error:
+    w_free(&w);
+done:
+    if (mask != stack_masks)
+        PyMem_Free(mask);
+    if (offset != stack_offsets)
+        PyMem_Free(offset);
+    return result;
+}
+
+/* ------------------------------------------------------------- decode_rows */
+
+static int
+fill_lines(PyObject *body, Line *lines, Py_ssize_t count)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *line = PyList_GET_ITEM(body, i);
+        if (!PyUnicode_Check(line) || !READY(line)) {
+            PyErr_SetString(PyExc_TypeError, "decode_rows: lines must be str");
+            return -1;
+        }
+        lines[i].line = line;
+        lines[i].kind = PyUnicode_KIND(line);
+        lines[i].data = PyUnicode_DATA(line);
+    }
+    return 0;
+}
+
+/* Whether cell [s, e) is the decimal text of number. */
+static int
+is_row_number(const Line *ln, Py_ssize_t s, Py_ssize_t e, Py_ssize_t number)
+{
+    char buf[24];
+    int n = u64_digits((unsigned long long)number, buf);
+    if (e - s != n)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (PyUnicode_READ(ln->kind, ln->data, s + i) != (Py_UCS4)(unsigned char)buf[i])
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * Decode one column.  Fills *values (a new list); *fast says whether the
+ * mode's fast path holds for every cell (see decode_rows).  Returns 0; 1
+ * when a cell is not handled (the column must be read by the Python code);
+ * -1 on error.
+ */
+static int
+decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count,
+                    Py_ssize_t stride, Py_ssize_t column, PyObject *mode, PyObject **values,
+                    int *fast, int *types)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL)
+        return -1;
+    int m = M_GENERIC;
+    PyObject *choices = NULL;
+    if (PyDict_Check(mode)) {
+        m = M_CHOICES;
+        choices = mode;
+    }
+    else {
+        m = (int)PyLong_AsLong(mode);
+        if (m == -1 && PyErr_Occurred()) {
+            Py_DECREF(list);
+            return -1;
+        }
+    }
+    int ok = 1, seen = 0;
+    Choices table;
+    table.count = 0;
+    int large = choices != NULL ? load_choices(choices, &table) : 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const Line *ln = &lines[i];
+        Py_ssize_t s = bounds[i * stride + column] + (column ? 1 : 0);
+        Py_ssize_t e = bounds[i * stride + column + 1];
+        if (choices != NULL && ok) {
+            PyObject *v = large ? lookup_choice(choices, ln, s, e) : find_choice(&table, ln, s, e);
+            if (v != NULL) {
+                seen |= v == Py_None ? V_NONE
+                        : (v == Py_True || v == Py_False) ? V_BOOL
+                        : PyUnicode_CheckExact(v) ? V_STR
+                        : V_ALL; /* another value: say nothing exact */
+                Py_INCREF(v);
+                PyList_SET_ITEM(list, i, v);
+                continue;
+            }
+        }
+        int tag = 0, bare = 0;
+        PyObject *v = read_cell(ln, s, e, &tag, &bare);
+        if (v == NULL) {
+            Py_DECREF(list);
+            return PyErr_Occurred() ? -1 : 1;
+        }
+        PyList_SET_ITEM(list, i, v);
+        seen |= tag;
+        /* A number column holding something else: the Python decoder's own
+         * attempt comes first there, so it reads the texts itself. */
+        if ((m == M_INT && tag != V_INT) || (m == M_NUMBER && tag != V_INT && tag != V_FLOAT)) {
+            Py_DECREF(list);
+            return 1;
+        }
+        switch (m) {
+        case M_INT: ok &= tag == V_INT; break;
+        case M_NUMBER: ok &= tag == V_INT || tag == V_FLOAT; break;
+        case M_STR: ok &= bare; break;
+        case M_CHOICES: ok = 0; break;
+        default: break;
+        }
+    }
+    if (choices != NULL && !ok) {
+        /* Some cell was not a choice: the whole column is read as plain
+         * cells (values so far were the dict's, equal to those). */
+    }
+    *values = list;
+    *fast = ok;
+    *types = seen;
+    return 0;
+}
+
+/* The texts of one column (what the Python code decodes itself). */
+static PyObject *
+column_texts(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t count, Py_ssize_t stride,
+             Py_ssize_t column)
+{
+    PyObject *list = PyList_New(count);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t s = bounds[i * stride + column] + (column ? 1 : 0);
+        Py_ssize_t e = bounds[i * stride + column + 1];
+        PyObject *text = PyUnicode_Substring(lines[i].line, s, e);
+        if (text == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, text);
+    }
+    return list;
+}
+
+/*
+ * decode_rows(body, width, modes, numbered) -> (columns, flags, types) | None
+ *
+ * body: the section's row lines (list of str); width: the declared field
+ * count (at least 1); modes: one per field, an int mode or a choices dict;
+ * numbered: 0 no reserved n column, 1 the first field is n (checked and
+ * decoded), 2 the first field is n (checked and dropped).
+ *
+ * None when a row has not exactly width cells or the n cells are not
+ * exactly "1", "2", ... (the Python code reports or accepts those).
+ * Otherwise columns[j] is a list of values, and flags[j] is:
+ *   1  the column's mode holds for every cell: M_INT all JSON integers,
+ *      M_NUMBER all JSON numbers, M_STR all bare strings, a choices dict
+ *      every cell one of its keys (values are then the dict's);
+ *   0  decoded cell by cell (eson_cells.decode_cell values), mode not held;
+ *   2  not decoded: columns[j] holds the cell texts, for the Python code;
+ * and types[j] is the bit mask of the value types in column j (0 for 2).
+ */
+static PyObject *
+decode_rows(PyObject *self, PyObject *args)
+{
+    PyObject *body, *modes;
+    Py_ssize_t width;
+    int numbered;
+    if (!PyArg_ParseTuple(args, "O!nO!i", &PyList_Type, &body, &width, &PyTuple_Type, &modes,
+                          &numbered))
+        return NULL;
+    if (width < 1 || PyTuple_GET_SIZE(modes) != width || numbered < 0 || numbered > 2) {
+        PyErr_SetString(PyExc_TypeError, "decode_rows: bad width, modes or numbered");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(body);
+    Py_ssize_t stride = width + 1;
+    if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t) / stride) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Line *lines = PyMem_Malloc(sizeof(Line) * (size_t)(count ? count : 1));
+    Py_ssize_t *bounds = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(count ? count : 1) *
+                                      (size_t)stride);
+    PyObject *columns = NULL, *flags = NULL, *masks = NULL, *result = NULL;
+    if (lines == NULL || bounds == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (fill_lines(body, lines, count) < 0)
+        goto done;
+    /* Cell boundaries: bounds[i*stride + j] is the TAB before cell j (or
+     * -1 for the first), bounds[i*stride + width] the line's end. */
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const Line *ln = &lines[i];
+        Py_ssize_t n = PyUnicode_GET_LENGTH(ln->line);
+        Py_ssize_t *b = bounds + i * stride;
+        Py_ssize_t cells = 1;
+        b[0] = 0;
+        if (ln->kind == 1) {
+            const char *p = ln->data;
+            const char *q = p;
+            const char *end = p + n;
+            while ((q = memchr(q, '\t', (size_t)(end - q))) != NULL) {
+                if (cells == width)
+                    goto unhandled;
+                b[cells++] = q - p;
+                q++;
+            }
+        }
+        else {
+            for (Py_ssize_t k = 0; k < n; k++) {
+                if (PyUnicode_READ(ln->kind, ln->data, k) == '\t') {
+                    if (cells == width)
+                        goto unhandled;
+                    b[cells++] = k;
+                }
+            }
+        }
+        if (cells != width)
+            goto unhandled;
+        b[width] = n;
+        if (numbered && !is_row_number(ln, 0, width > 1 ? b[1] : n, i + 1))
+            goto unhandled;
+    }
+    Py_ssize_t first = numbered == 2 ? 1 : 0;
+    columns = PyList_New(width - first);
+    flags = PyList_New(width - first);
+    masks = PyList_New(width - first);
+    if (columns == NULL || flags == NULL || masks == NULL)
+        goto done;
+    for (Py_ssize_t j = first; j < width; j++) {
+        PyObject *values = NULL;
+        int fast = 0, types = 0;
+        int rc = decode_column_cells(lines, bounds, count, stride, j, PyTuple_GET_ITEM(modes, j),
+                                     &values, &fast, &types);
+        if (rc < 0)
+            goto done;
+        if (rc == 1) {
+            values = column_texts(lines, bounds, count, stride, j);
+            if (values == NULL)
+                goto done;
+            fast = 2;
+        }
+        PyList_SET_ITEM(columns, j - first, values);
+        PyList_SET_ITEM(flags, j - first, PyLong_FromLong(fast));
+        PyList_SET_ITEM(masks, j - first, PyLong_FromLong(fast == 2 ? 0 : types));
+        if (PyList_GET_ITEM(flags, j - first) == NULL || PyList_GET_ITEM(masks, j - first) == NULL)
+            goto done;
+    }
+    result = PyTuple_Pack(3, columns, flags, masks);
+    goto done;
+unhandled:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(columns);
+    Py_XDECREF(flags);
+    Py_XDECREF(masks);
+    PyMem_Free(lines);
+    PyMem_Free(bounds);
+    return result;
+}
+
+/* ------------------------------------------------------------- TOON rows */
+
+/*
+ * One trimmed TOON token's value (eson.wire.toon_quoting.parse_primitive)
+ * for unquoted tokens: numbers (ints up to 18 digits; -0.0 reads as 0.0),
+ * literals, strings.  NULL without error: not handled (quotes, long ints,
+ * a float beyond range).  *tag gets the value's type bit.
+ */
+static PyObject *
+read_toon_token(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag)
+{
+    int kind = ln->kind;
+    const void *data = ln->data;
+    if (s == e) {
+        *tag = V_STR;
+        return PyUnicode_New(0, 0);
+    }
+    Py_UCS4 first = PyUnicode_READ(kind, data, s);
+    if (first == '"')
+        return NULL;
+    if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
+        PyObject *v = latin1_number((const unsigned char *)data + s, e - s, tag);
+        if (v != NULL && *tag == V_FLOAT && PyFloat_AS_DOUBLE(v) == 0.0) {
+            Py_DECREF(v);
+            return PyFloat_FromDouble(0.0); /* -0.0 reads as 0.0 */
+        }
+        if (v != NULL || PyErr_Occurred())
+            return v;
+    }
+    if (first == '-' || (first >= '0' && first <= '9')) {
+        int fraction;
+        if (match_number(kind, data, s, e, &fraction)) {
+            Py_ssize_t n = e - s;
+            if (!fraction) {
+                if (n > 18 + (first == '-'))
+                    return NULL;
+                long long v = 0;
+                int negative = first == '-';
+                for (Py_ssize_t i = s + negative; i < e; i++)
+                    v = v * 10 + (long long)(PyUnicode_READ(kind, data, i) - '0');
+                *tag = V_INT;
+                return PyLong_FromLongLong(negative ? -v : v);
+            }
+            char small[64];
+            if (n >= (Py_ssize_t)sizeof(small))
+                return NULL;
+            for (Py_ssize_t i = 0; i < n; i++)
+                small[i] = (char)PyUnicode_READ(kind, data, s + i);
+            double value;
+            if (parse_float_ascii(small, n, &value) < 0)
+                return NULL;
+            if (isinf(value))
+                return NULL;
+            *tag = V_FLOAT;
+            return PyFloat_FromDouble(value == 0.0 ? 0.0 : value);
+        }
+    }
+    else if (e - s <= 5) {
+        if (equals_ascii(kind, data, s, e, "null")) {
+            *tag = V_NONE;
+            Py_RETURN_NONE;
+        }
+        if (equals_ascii(kind, data, s, e, "true")) {
+            *tag = V_BOOL;
+            Py_RETURN_TRUE;
+        }
+        if (equals_ascii(kind, data, s, e, "false")) {
+            *tag = V_BOOL;
+            Py_RETURN_FALSE;
+        }
+    }
+    *tag = V_STR;
+    return PyUnicode_Substring(ln->line, s, e);
+}
+
+/*
+ * toon_rows(text, separator, delimiter, width, modes) -> (columns, flags) | None
+ *
+ * The rows of a TOON table held as one text, rows cut at separator (a line
+ * feed and the rows' indentation), cells at delimiter.  None when the text
+ * holds a quote or a row has not exactly width cells (the Python splitter
+ * then decides).  columns[j] and flags[j] as for decode_rows: 1 the mode's
+ * fast path holds (M_INT, M_NUMBER, or a choices dict keyed by the cell
+ * text as split, spaces included), 0 decoded token by token (parse_cells
+ * values), 2 the cells as split (untrimmed), left to the Python decoder.
+ */
+static PyObject *
+toon_rows(PyObject *self, PyObject *args)
+{
+    PyObject *text, *separator, *delim, *modes;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "O!O!O!nO!", &PyUnicode_Type, &text, &PyUnicode_Type, &separator,
+                          &PyUnicode_Type, &delim, &width, &PyTuple_Type, &modes))
+        return NULL;
+    if (width < 1 || PyTuple_GET_SIZE(modes) != width || PyUnicode_GET_LENGTH(delim) != 1 ||
+        PyUnicode_GET_LENGTH(separator) < 1 || PyUnicode_READ_CHAR(separator, 0) != '\n') {
+        PyErr_SetString(PyExc_TypeError, "toon_rows: bad width, modes, delimiter or separator");
+        return NULL;
+    }
+    Py_UCS4 delimiter = PyUnicode_READ_CHAR(delim, 0);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t sep_len = PyUnicode_GET_LENGTH(separator);
+    int sep_kind = PyUnicode_KIND(separator);
+    const void *sep_data = PyUnicode_DATA(separator);
+    /* Count rows (line feeds each followed by the separator's pad). */
+    Py_ssize_t count = 1;
+    if (kind == 1) {
+        const char *p = data, *end = p + n, *q = p;
+        if (memchr(p, '"', (size_t)n) != NULL)
+            Py_RETURN_NONE;
+        while ((q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
+            count++;
+            q++;
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c == '"')
+                Py_RETURN_NONE;
+            if (c == '\n')
+                count++;
+        }
+    }
+    Py_ssize_t stride = width + 1;
+    if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t) / stride)
+        return PyErr_NoMemory();
+    Py_ssize_t *bounds = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)count * (size_t)stride);
+    Line *lines = PyMem_Malloc(sizeof(Line) * (size_t)count);
+    PyObject *columns = NULL, *flags = NULL, *masks = NULL, *result = NULL;
+    if (bounds == NULL || lines == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* bounds[r*stride + j]: start of cell j of row r; bounds[r*stride + width]: row end.
+     * (Cells are [start, next start - 1) except the last, [start, end).) */
+    Py_ssize_t row = 0, pos = 0;
+    while (row < count) {
+        Py_ssize_t *b = bounds + row * stride;
+        Py_ssize_t cells = 0;
+        b[cells++] = pos;
+        Py_ssize_t i = pos;
+        if (kind == 1 && delimiter < 256) {
+            const unsigned char *p = data;
+            const unsigned char d = (unsigned char)delimiter;
+#if defined(__SSE2__)
+            const __m128i lf = _mm_set1_epi8('\n'), dv = _mm_set1_epi8((char)d);
+#endif
+            while (i < n) {
+#if defined(__SSE2__)
+                /* Skip 16 characters at a time to the next line feed or
+                 * delimiter. */
+                if (i + 16 <= n) {
+                    __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+                    int hits = _mm_movemask_epi8(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, dv)));
+                    if (!hits) {
+                        i += 16;
+                        continue;
+                    }
+                    i += __builtin_ctz((unsigned)hits);
+                }
+#endif
+                unsigned char c = p[i];
+                if (c == '\n')
+                    break;
+                if (c == d) {
+                    if (cells == width)
+                        goto unhandled;
+                    b[cells++] = i + 1;
+                }
+                i++;
+            }
+        }
+        else {
+            for (; i < n; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                if (c == '\n')
+                    break;
+                if (c == delimiter) {
+                    if (cells == width)
+                        goto unhandled;
+                    b[cells++] = i + 1;
+                }
+            }
+        }
+        if (cells != width)
+            goto unhandled;
+        b[width] = i;
+        lines[row].kind = kind;
+        lines[row].data = data;
+        lines[row].line = text;
+        row++;
+        if (i < n) {
+            /* The separator must follow whole: a line feed, then the pad. */
+            if (i + sep_len > n)
+                goto unhandled;
+            for (Py_ssize_t k = 1; k < sep_len; k++) {
+                if (PyUnicode_READ(kind, data, i + k) != PyUnicode_READ(sep_kind, sep_data, k))
+                    goto unhandled;
+            }
+            pos = i + sep_len;
+        }
+        else if (row < count) {
+            goto unhandled;
+        }
+    }
+    columns = PyList_New(width);
+    flags = PyList_New(width);
+    masks = PyList_New(width);
+    if (columns == NULL || flags == NULL || masks == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *mode = PyTuple_GET_ITEM(modes, j);
+        int m = M_GENERIC;
+        PyObject *choices = NULL;
+        Choices table;
+        table.count = 0;
+        int large = 0;
+        if (PyDict_Check(mode)) {
+            m = M_CHOICES;
+            choices = mode;
+            large = load_choices(choices, &table);
+        }
+        else {
+            m = (int)PyLong_AsLong(mode);
+            if (m == -1 && PyErr_Occurred())
+                goto done;
+        }
+        PyObject *list = PyList_New(count);
+        if (list == NULL)
+            goto done;
+        int ok = 1, raw = 0, seen = 0;
+        for (Py_ssize_t r = 0; r < count && !raw; r++) {
+            const Line *ln = &lines[r];
+            Py_ssize_t *b = bounds + r * stride;
+            Py_ssize_t s = b[j];
+            Py_ssize_t e = j + 1 < width ? b[j + 1] - 1 : b[width];
+            if (choices != NULL && ok) {
+                PyObject *v = large ? lookup_choice(choices, ln, s, e) : find_choice(&table, ln, s, e);
+                if (v != NULL) {
+                    seen |= v == Py_None ? V_NONE
+                            : (v == Py_True || v == Py_False) ? V_BOOL
+                            : PyUnicode_CheckExact(v) ? V_STR
+                            : V_ALL; /* another value: say nothing exact */
+                    Py_INCREF(v);
+                    PyList_SET_ITEM(list, r, v);
+                    continue;
+                }
+                ok = 0;
+            }
+            Py_ssize_t ts = s, te = e;
+            while (ts < te && PyUnicode_READ(kind, data, ts) == ' ')
+                ts++;
+            while (te > ts && PyUnicode_READ(kind, data, te - 1) == ' ')
+                te--;
+            int tag = 0;
+            PyObject *v = read_toon_token(ln, ts, te, &tag);
+            if (v == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(list);
+                    goto done;
+                }
+                raw = 1;
+                break;
+            }
+            PyList_SET_ITEM(list, r, v);
+            seen |= tag;
+            if ((m == M_INT && tag != V_INT) || (m == M_NUMBER && tag != V_INT && tag != V_FLOAT))
+                raw = 1;
+            if (m == M_STR)
+                ok = 0; /* no string fast path in TOON */
+        }
+        if (raw) {
+            Py_DECREF(list);
+            list = PyList_New(count);
+            if (list == NULL)
+                goto done;
+            for (Py_ssize_t r = 0; r < count; r++) {
+                Py_ssize_t *b = bounds + r * stride;
+                Py_ssize_t s = b[j];
+                Py_ssize_t e = j + 1 < width ? b[j + 1] - 1 : b[width];
+                PyObject *cell = PyUnicode_Substring(text, s, e);
+                if (cell == NULL) {
+                    Py_DECREF(list);
+                    goto done;
+                }
+                PyList_SET_ITEM(list, r, cell);
+            }
+        }
+        PyList_SET_ITEM(columns, j, list);
+        PyObject *flag = PyLong_FromLong(raw ? 2 : ok);
+        if (flag == NULL)
+            goto done;
+        PyList_SET_ITEM(flags, j, flag);
+        PyObject *types = PyLong_FromLong(raw ? 0 : seen);
+        if (types == NULL)
+            goto done;
+        PyList_SET_ITEM(masks, j, types);
+    }
+    result = PyTuple_Pack(3, columns, flags, masks);
+    goto done;
+unhandled:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(columns);
+    Py_XDECREF(flags);
+    Py_XDECREF(masks);
+    PyMem_Free(bounds);
+    PyMem_Free(lines);
+    return result;
+}
+
+/*
+ * decode_cells(texts) -> list | None
+ *
+ * eson_cells.decode_column for cells the accelerator reads; None when a
+ * cell needs the Python code (nested JSON, long ints, errors).
+ */
+static PyObject *
+decode_cells(PyObject *self, PyObject *texts)
+{
+    if (!PyList_Check(texts)) {
+        PyErr_SetString(PyExc_TypeError, "decode_cells: expected a list of str");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(texts);
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(text) || !READY(text)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "decode_cells: expected a list of str");
+            return NULL;
+        }
+        Line ln = {PyUnicode_KIND(text), PyUnicode_DATA(text), text};
+        int tag = 0, bare = 0;
+        PyObject *v = read_cell(&ln, 0, PyUnicode_GET_LENGTH(text), &tag, &bare);
+        if (v == NULL) {
+            Py_DECREF(out);
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/*
+ * build_dicts(keys, columns) -> list[dict]
+ *
+ * One dict per row, {keys[j]: columns[j][i]}, in key order (what the
+ * reader's generated record builder gives).
+ */
+static PyObject *
+build_dicts(PyObject *self, PyObject *args)
+{
+    PyObject *keys, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &keys, &PyList_Type, &columns))
+        return NULL;
+    Py_ssize_t width = PyTuple_GET_SIZE(keys);
+    if (PyList_GET_SIZE(columns) != width || width == 0) {
+        PyErr_SetString(PyExc_TypeError, "build_dicts: one column per key");
+        return NULL;
+    }
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_dicts: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+    }
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    int collecting = PyGC_Disable(); /* as in build_structs */
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *row = PyDict_New();
+        if (row == NULL)
+            goto error;
+        PyList_SET_ITEM(out, i, row);
+        for (Py_ssize_t j = 0; j < width; j++) {
+            /* Columns may have been touched by Python code between the
+             * checks and here only if a key's __hash__/__eq__ ran code;
+             * keys are exact str, so they cannot. */
+            PyObject *column = PyList_GET_ITEM(columns, j);
+            if (PyDict_SetItem(row, PyTuple_GET_ITEM(keys, j), PyList_GET_ITEM(column, i)) < 0)
+                goto error;
+        }
+    }
+    if (collecting)
+        PyGC_Enable();
+    return out;
+error:
+    if (collecting)
+        PyGC_Enable();
+    Py_DECREF(out);
+    return NULL;
+}
+
+/*
+ * build_records(cls, columns) -> list
+ *
+ * list(map(cls, *columns)): one call of cls per row with the row's values
+ * as positional arguments (through vectorcall, without a tuple per row).
+ */
+static PyObject *
+build_records(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *columns;
+    if (!PyArg_ParseTuple(args, "OO!", &cls, &PyList_Type, &columns))
+        return NULL;
+    Py_ssize_t width = PyList_GET_SIZE(columns);
+    if (width == 0 || width > 64 || !PyCallable_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "build_records: 1 to 64 columns and a callable");
+        return NULL;
+    }
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_records: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+    }
+    /* Hold the columns: calling cls runs Python code that could change them. */
+    PyObject *held = PyList_GetSlice(columns, 0, width);
+    if (held == NULL)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) {
+        Py_DECREF(held);
+        return NULL;
+    }
+    PyObject *row[64];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t j = 0;
+        for (; j < width; j++) {
+            PyObject *column = PyList_GET_ITEM(held, j);
+            if (i >= PyList_GET_SIZE(column))
+                break;
+            row[j] = PyList_GET_ITEM(column, i);
+            Py_INCREF(row[j]);
+        }
+        PyObject *record = NULL;
+        if (j == width)
+            record = PyObject_Vectorcall(cls, row, (size_t)width, NULL);
+        else
+            PyErr_SetString(PyExc_RuntimeError, "build_records: a column changed size");
+        for (Py_ssize_t k = 0; k < j; k++)
+            Py_DECREF(row[k]);
+        if (record == NULL || PyList_Append(out, record) < 0) {
+            Py_XDECREF(record);
+            Py_DECREF(out);
+            Py_DECREF(held);
+            return NULL;
+        }
+        Py_DECREF(record);
+    }
+    Py_DECREF(held);
+    return out;
+}
+
+/* The slot offsets of member descriptors of cls (see encode_rows); -1 with
+ * TypeError when one is not an object slot of the class. */
+static int
+slot_offsets(PyObject *cls, PyObject *slots, Py_ssize_t *offset)
+{
+    Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *key = PyTuple_GET_ITEM(slots, j);
+        if (!Py_IS_TYPE(key, &PyMemberDescr_Type)) {
+            PyErr_SetString(PyExc_TypeError, "slots must be member descriptors");
+            return -1;
+        }
+        PyMemberDescrObject *d = (PyMemberDescrObject *)key;
+        if (!PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(d)) ||
+            d->d_member->type != T_OBJECT_EX || d->d_member->offset <= 0 ||
+            d->d_member->offset + (Py_ssize_t)sizeof(PyObject *) >
+                ((PyTypeObject *)cls)->tp_basicsize) {
+            PyErr_SetString(PyExc_TypeError, "not an object slot of the class");
+            return -1;
+        }
+        offset[j] = d->d_member->offset;
+    }
+    return 0;
+}
+
+/*
+ * build_structs(cls, slots, columns) -> list
+ *
+ * One instance of cls per row with its slots set to the row's values, as
+ * the class's own positional constructor sets them -- for classes whose
+ * construction is exactly that (msgspec Structs without __post_init__; the
+ * caller decides).  Allocation is the class's tp_alloc, which zero-fills.
+ */
+static PyObject *
+build_structs(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *slots, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &cls, &PyTuple_Type, &slots, &PyList_Type,
+                          &columns))
+        return NULL;
+    Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    if (width == 0 || width > 64 || PyList_GET_SIZE(columns) != width) {
+        PyErr_SetString(PyExc_TypeError, "build_structs: 1 to 64 slots, one column each");
+        return NULL;
+    }
+    Py_ssize_t offset[64];
+    if (slot_offsets(cls, slots, offset) < 0)
+        return NULL;
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_structs: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        return NULL;
+    /* The cycle collector waits while the rows are built: no collection
+     * (and so no finalizer's Python code) runs inside the loop, and the
+     * cost stays linear in the rows -- every young-generation collection
+     * would otherwise traverse the columns and the list again. */
+    int collecting = PyGC_Disable();
+    for (Py_ssize_t i = 0; i < count; i++) {
+        /* No Python code runs in this loop (tp_alloc of a Struct class does
+         * not call into Python), so the columns cannot change under it. */
+        PyObject *obj = type->tp_alloc(type, 0);
+        if (obj == NULL) {
+            if (collecting)
+                PyGC_Enable();
+            Py_DECREF(out);
+            return NULL;
+        }
+        int containers = 0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *v = PyList_GET_ITEM(PyList_GET_ITEM(columns, j), i);
+            Py_INCREF(v);
+            *(PyObject **)((char *)obj + offset[j]) = v;
+            containers |= PyObject_IS_GC(v);
+        }
+        /* Like msgspec, leave an instance of atomic values out of the cycle
+         * collector: it cannot be part of a cycle. */
+        if (!containers && PyObject_IS_GC(obj) && PyObject_GC_IsTracked(obj))
+            PyObject_GC_UnTrack(obj);
+        PyList_SET_ITEM(out, i, obj);
+    }
+    if (collecting)
+        PyGC_Enable();
+    return out;
+}
+
+/* ------------------------------------------------------------ single cells */
+
+/* encode_str(text) -> str: the cell of an exact str (None for others). */
+static PyObject *
+encode_str(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    if (str_is_bare(text)) {
+        Py_INCREF(text);
+        return text;
+    }
+    Writer w;
+    w_init(&w);
+    if (w_quoted(&w, text) < 0) {
+        w_free(&w);
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+/* quote(text) -> str: eson_json.quote of an exact str (None for others). */
+static PyObject *
+quote(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    Writer w;
+    w_init(&w);
+    if (w_quoted(&w, text) < 0) {
+        w_free(&w);
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+/* is_bare(text) -> bool | None */
+static PyObject *
+is_bare(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    return PyBool_FromLong(str_is_bare(text));
+}
+
+/* format_float(value) -> str | None: ESON text of an exact finite float. */
+static PyObject *
+format_float(PyObject *self, PyObject *value)
+{
+    if (!PyFloat_CheckExact(value))
+        Py_RETURN_NONE;
+    Writer w;
+    w_init(&w);
+    int rc = w_float(&w, PyFloat_AS_DOUBLE(value));
+    if (rc < 0) {
+        w_free(&w);
+        if (rc == -1)
+            Py_RETURN_NONE;
+        return NULL;
+    }
+    return w_finish(&w);
+}
+
+/* encode_cells(values, mask=all) -> list[str] | None: eson_cells.encode_column
+ * for values of exact types the mask allows. */
+static PyObject *
+encode_cells(PyObject *self, PyObject *args)
+{
+    PyObject *values;
+    int mask = V_ALL;
+    if (!PyArg_ParseTuple(args, "O|i", &values, &mask))
+        return NULL;
+    if (!PyList_Check(values) && !PyTuple_Check(values))
+        Py_RETURN_NONE;
+    PyObject *seq = PySequence_Fast(values, "encode_cells");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *cell;
+        if (PyUnicode_CheckExact(v) && (mask & V_STR) && str_is_bare(v)) {
+            Py_INCREF(v);
+            cell = v;
+        }
+        else {
+            Writer w;
+            w_init(&w);
+            int rc = w_cell(&w, v, mask);
+            if (rc) {
+                w_free(&w);
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                if (rc < 0)
+                    return NULL;
+                Py_RETURN_NONE;
+            }
+            cell = w_finish(&w);
+            if (cell == NULL) {
+                Py_DECREF(out);
+                Py_DECREF(seq);
+                return NULL;
+            }
+        }
+        PyList_SET_ITEM(out, i, cell);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+/* parse_float(text) -> float | None: float() of ASCII number text. */
+static PyObject *
+parse_float(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+    int fraction;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (!match_number(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, &fraction))
+        Py_RETURN_NONE;
+    Py_ssize_t size;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &size); /* ASCII: the grammar */
+    if (s == NULL)
+        return NULL;
+    double value;
+    if (parse_float_ascii(s, size, &value) < 0)
+        return NULL;
+    return PyFloat_FromDouble(value);
+}
+
+static PyMethodDef methods[] = {
+    {"encode_rows", encode_rows, METH_VARARGS,
+     "encode_rows(records, cls, access, keys, masks, number, toon_delimiter=None, pad='') -> str | None"},
+    {"decode_rows", decode_rows, METH_VARARGS,
+     "decode_rows(body, width, modes, numbered) -> (columns, flags, types) | None"},
+    {"decode_cells", decode_cells, METH_O, "decode_cells(texts) -> list | None"},
+    {"toon_rows", toon_rows, METH_VARARGS,
+     "toon_rows(text, separator, delimiter, width, modes) -> (columns, flags) | None"},
+    {"encode_cells", encode_cells, METH_VARARGS, "encode_cells(values, mask=31) -> list[str] | None"},
+    {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
+    {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
+    {"build_structs", build_structs, METH_VARARGS, "build_structs(cls, slots, columns) -> list"},
+    {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},
+    {"quote", quote, METH_O, "quote(text) -> str | None"},
+    {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},
+    {"format_float", format_float, METH_O, "format_float(value) -> str | None"},
+    {"parse_float", parse_float, METH_O, "parse_float(text) -> float | None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "eson._speedups",
+    "The optional C accelerator of typed-eson (see eson.accelerator).",
+    0,
+    methods,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,101 @@
+"""Whether the optional C accelerator :mod:`eson._speedups` is in use.
+
+The accelerator only speeds up what it fully understands: each hot path in
+the pure-Python modules asks it first, in one place, and runs its own code
+whenever the answer is ``None`` ("not handled").  The Python code stays the
+reference and raises every error, so results and messages are the same with
+and without it.
+
+Set ``TYPED_ESON_NO_SPEEDUPS=1`` in the environment (before ``import eson``)
+to force pure Python; :data:`eson.speedups` tells which one is running.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+__all__ = [
+    "ACCESS_DICT",
+    "ACCESS_INSTANCE_DICT",
+    "ACCESS_SLOTS",
+    "DISABLED_BY_ENV",
+    "MODE_GENERIC",
+    "MODE_INT",
+    "MODE_NUMBER",
+    "MODE_STR",
+    "RAW",
+    "enabled",
+    "exact_mask",
+    "native",
+    "type_mask",
+]
+
+#: ``TYPED_ESON_NO_SPEEDUPS`` is set (to anything but ``""`` or ``"0"``).
+DISABLED_BY_ENV = os.environ.get("TYPED_ESON_NO_SPEEDUPS", "") not in ("", "0")
+
+
+def _load() -> ModuleType | None:
+    if DISABLED_BY_ENV:
+        return None
+    try:
+        from eson import _speedups
+    except ImportError:  # not built (no compiler, a pure wheel, another interpreter)
+        return None
+    return _speedups
+
+
+if TYPE_CHECKING:  # typed by src/eson/_speedups.pyi; None at run time when not in use
+    from eson import _speedups as native
+else:
+    #: The accelerator module, or ``None`` when pure Python is running.
+    native = _load()
+
+enabled: bool = native is not None
+"""Whether the optional C accelerator is in use (``eson.speedups``).
+
+``False`` when it is not built (no C compiler at install time, the pure
+wheel, another interpreter) or when ``TYPED_ESON_NO_SPEEDUPS=1`` is set.
+Results are the same either way; see the accelerator page.
+"""
+
+
+# -- the constants the C functions take (the same numbers as in _speedups.c) --
+
+#: ``encode_rows`` access: msgspec-style slots (member descriptors), read by offset.
+ACCESS_SLOTS = 0
+#: ``encode_rows`` access: attributes read from the instance ``__dict__`` (Pydantic).
+ACCESS_INSTANCE_DICT = 1
+#: ``encode_rows`` access: the records are plain ``dict`` objects.
+ACCESS_DICT = 2
+
+#: ``decode_rows`` modes of a column (a ``dict`` of cell text -> value is the fourth).
+MODE_GENERIC = 0
+MODE_INT = 1
+MODE_NUMBER = 2
+MODE_STR = 3
+
+#: ``decode_rows`` flag of a column the C code left as cell texts.
+RAW = 2
+
+_TYPE_BITS: dict[type, int] = {str: 1, int: 2, float: 4, bool: 8, type(None): 16}
+
+
+def type_mask(types: frozenset[type] | set[type]) -> int:
+    """The bit mask of plain value types the C cell writer may take for a column."""
+    mask = 0
+    for kind in types:
+        mask |= _TYPE_BITS.get(kind, 0)
+    return mask
+
+
+def exact_mask(annotation: object) -> int:
+    """The type bit of a bare ``int``/``float``/``str``/``bool`` annotation, else 0.
+
+    A decoded column whose values all have exactly this type (the mask the
+    C row readers return) is valid as it is for the field.
+    """
+    if annotation in (str, int, float, bool):
+        return _TYPE_BITS[annotation]
+    return 0
