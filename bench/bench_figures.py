@@ -211,6 +211,42 @@ FIGURES = [
 ]
 
 
+#: The chart label and baseline of each figure bench/charts.py draws (the time
+#: ratios to a JSON library; the peers, scaling and memory figures stay in the table).
+CHART_ROWS = {
+    "msgspec-encode": ("typed msgspec encode", "msgspec.json"),
+    "msgspec-decode": ("typed msgspec decode", "msgspec.json"),
+    "toon-encode": ("typed TOON encode", "msgspec.json"),
+    "toon-decode": ("typed TOON decode", "msgspec.json"),
+    "strings-encode": ("long strings, encode", "msgspec.json"),
+    "strings-decode": ("long strings, decode", "msgspec.json"),
+    "pydantic-encode": ("typed Pydantic encode", "pydantic JSON"),
+    "pydantic-decode": ("typed Pydantic decode", "pydantic JSON"),
+    "untyped-encode": ("untyped eson.encode", "json"),
+    "untyped-decode": ("untyped eson.decode", "json"),
+}
+
+
+def speed_rows(runs: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``speed.rows`` of a results file (bench/charts.py) from the runs' figures."""
+    rows = []
+    for run in runs.values():
+        for figure in run["figures"]:
+            chart = CHART_ROWS.get(figure["id"])
+            if chart is None or figure["ratio"] is None:
+                continue
+            case, baseline = chart
+            rows.append(
+                {
+                    "case": case,
+                    "baseline": baseline,
+                    "speedups": bool(run["speedups"]),
+                    "ratio": figure["ratio"],
+                }
+            )
+    return rows
+
+
 def time_cases(records: int, large: int) -> dict[str, float]:
     """All timed cases of one mode, in one interleaved run."""
     import json as stdlib_json
@@ -506,6 +542,7 @@ def main() -> None:
             "large": args.large,
             "runs": runs,
             "peers": {"msgspec-toon": peer},
+            "speed": {"rows": speed_rows(runs)},
         }
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n")
         print(f"\nwrote {args.json}")

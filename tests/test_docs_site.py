@@ -334,6 +334,20 @@ def test_every_chart_a_page_references_is_shown(rendered: dict[str, dict[str, An
     assert shown_somewhere >= 1, "no page shows a chart"
 
 
+def test_the_benchmarks_page_shows_the_speed_charts(rendered: dict[str, dict[str, Any]]) -> None:
+    """Speed against msgspec.json, Pydantic's JSON and json, with and without the accelerator."""
+    shown = {
+        image["src"].rsplit("/", 1)[-1]
+        for image in rendered["benchmarks/"]["images"]
+        if image["loaded"] and image["src"].endswith(".svg")
+    }
+    wanted = {"speed-msgspec-json.svg", "speed-pydantic-json.svg", "speed-json.svg"}
+    assert wanted <= shown, f"benchmarks page lacks {sorted(wanted - shown)}"
+    for name in wanted:
+        chart = (DOCS / "charts" / name).read_text(encoding="utf-8")
+        assert "pure Python" in chart and "C accelerator" in chart, name
+
+
 def _nav_titles() -> list[str]:
     """The titles the navigation gives its pages."""
     return [title for title, _ in _nav() if title is not None]
