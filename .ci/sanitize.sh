@@ -11,6 +11,8 @@ rm -rf "$out" && mkdir -p "$out"
 # import it first through PYTHONPATH (ahead of the editable install).
 cp -r src/eson "$out/eson"
 rm -f "$out"/eson/_speedups*.so
+# setup.py runs in this venv (no isolated build): it needs pyproject's setuptools.
+"$python" -m pip install -q "setuptools>=77"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g"
 TYPED_ESON_CFLAGS="$flags" TYPED_ESON_LDFLAGS="-fsanitize=address,undefined" \
   "$python" setup.py -q build_ext --build-lib "$out/build" --build-temp "$out/tmp" 2>&1 | grep -v '^$' || true
@@ -26,6 +28,8 @@ export PYTHONPATH="$PWD/$out" PYTHONMALLOC=malloc
 export TYPED_ESON_FUZZ_EXAMPLES="${TYPED_ESON_FUZZ_EXAMPLES:-600}"
 "$python" -c 'import eson, eson._speedups as s, sys; assert eson.speedups and s.__file__.startswith(sys.argv[1]), s.__file__; print("sanitized accelerator:", s.__file__)' "$PWD/$out"
 # The differential tests drive every C entry point (cells, documents, models,
-# TOON tables, mutated text); the conformance data adds the spec's own cases.
+# TOON tables, mutated text); the conformance data adds the spec's own cases;
+# the hardening fuzzer (tests/test_fuzz.py, its in-suite campaign of hostile and
+# mutated documents through every decoder) is the bounded fuzz campaign.
 "$python" -m pytest -q -p no:cacheprovider \
-  tests/test_speedups_differential.py tests/test_eson_conformance.py
+  tests/test_speedups_differential.py tests/test_eson_conformance.py tests/test_fuzz.py
