@@ -713,3 +713,55 @@ def test_a_toon_root_array_streams_as_parse_reply_reads_it(strict: bool) -> None
         for start in range(0, len(text), 3):
             decoder.feed(text[start : start + 3])
         assert decoder.close() == eson.parse_reply(text, formats=("toon",))
+
+
+# -- a CR that is not part of a CRLF (fuzz seed 4004, cases 48617 and 54942) -----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ":\r\r\na:",
+        "r: \r\r\n:",
+        "count: 1\r\r\n",
+        "a:\n  b: x\r\r\n  c: 2\r\n",
+        "items[2]:\r\n  - x\r\r\n  - y\r",
+        "[2]:\r\n  - x\r\r\n  - y\r\r",
+        "a: 1\r",
+    ],
+)
+@pytest.mark.parametrize("size", [1, 2, 1 << 20])
+def test_toon_stream_keeps_a_lone_cr_as_the_whole_text_reader_does(text: str, size: int) -> None:
+    whole = eson.toon.decode(text)
+    for data in (text, text.encode("utf-8")):
+        decoder = StreamDecoder(None, format="toon", strict=True)
+        for start in range(0, len(data), size):
+            decoder.feed(data[start : start + size])
+        assert decoder.close() == whole
+
+
+def test_typed_toon_stream_refuses_an_int_with_a_cr_as_the_whole_text_reader_does() -> None:
+    class Counted(eson.msgspec.Message):
+        count: int
+
+    text = "count: 401565167\r\r\n"
+    with pytest.raises(eson.ValidationError) as whole:
+        eson.toon.decode(text, type=Counted)
+    decoder = StreamDecoder(Counted, format="toon", strict=True)
+    decoder.feed(text)
+    with pytest.raises(eson.ValidationError) as streamed:
+        decoder.close()
+    assert str(streamed.value) == str(whole.value)
+
+
+def test_lenient_toon_stream_ends_at_prose_while_parse_reply_reads_the_later_payload() -> None:
+    # Fuzz seed 4004, case 13300: "." is prose, ending the unfenced payload
+    # "o:" for the stream (which reads the first payload).  parse_reply reads
+    # the last one, and a lone "o:" line is prose to it: it reads "[3]:".
+    text = "o:\n.\n[3]:"
+    assert eson.extract(text) == "[3]:"
+    with pytest.raises(eson.TOONError, match="line 3: array declares 3 items but has 0"):
+        eson.parse_reply(text, formats=("toon",))
+    decoder = StreamDecoder(None, format="toon")
+    decoder.feed(text)
+    assert decoder.close() == {"o": {}}

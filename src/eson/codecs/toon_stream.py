@@ -167,7 +167,12 @@ class TOONBuilder:
         elif text is not None:
             positions = Positions(tokens=True)
             again = decode_text(
-                text, strict=True, indent_size=self.indent_size, level=2, positions=positions
+                text,
+                strict=True,
+                indent_size=self.indent_size,
+                level=2,
+                positions=positions,
+                lf_only=True,
             )[0]
             for field in fields:
                 token = positions.token_of(again, field)
@@ -187,7 +192,12 @@ class TOONBuilder:
             return value
         positions = Positions(tokens=True)
         document = decode_text(
-            text, strict=True, indent_size=self.indent_size, positions=positions, fields=True
+            text,
+            strict=True,
+            indent_size=self.indent_size,
+            positions=positions,
+            fields=True,
+            lf_only=True,
         )
         for spot in text_spots(schema, document):
             token = positions.token_of(spot.container, spot.step)
@@ -215,7 +225,12 @@ class TOONBuilder:
             return value
         positions = Positions(tokens=True)
         again = decode_text(
-            text, strict=True, indent_size=self.indent_size, level=2, positions=positions
+            text,
+                strict=True,
+                indent_size=self.indent_size,
+                level=2,
+                positions=positions,
+                lf_only=True,
         )
         token = positions.token_of(again, 0)
         if token is None:

@@ -155,6 +155,7 @@ def decode_text(
     level: int = 1,
     positions: Positions | None = None,
     fields: bool = False,
+    lf_only: bool = False,
 ) -> Any:
     """Decode a TOON document held in a ``str`` into plain Python values.
 
@@ -177,6 +178,8 @@ def decode_text(
         fields: The text is known to hold fields of an object (a block of a
             document being streamed): never read it as a root array or a
             lone primitive.
+        lf_only: The text is lines already split, joined by LF (a block of
+            a stream): every CR in it is data, none is part of a line break.
 
     Raises:
         TOONError: for malformed text, with the 1-based line number.
@@ -186,7 +189,7 @@ def decode_text(
     strict = strict_flag(strict)
     if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
         raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
-    lines = scan_lines(text, indent_size, strict)
+    lines = scan_lines(text, indent_size, strict, lf_only=lf_only)
     return _Parser(lines, strict, level, positions, fields).parse()
 
 

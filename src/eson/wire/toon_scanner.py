@@ -48,7 +48,9 @@ class ScannedLines:
     blank_before: list[int]
 
 
-def scan_lines(text: str, indent_size: int = 2, strict: bool = True) -> ScannedLines:
+def scan_lines(
+    text: str, indent_size: int = 2, strict: bool = True, *, lf_only: bool = False
+) -> ScannedLines:
     """Split ``text`` into the lines the parser sees.
 
     Comment lines (first non-space character ``#``) are removed.  Lines that
@@ -57,11 +59,15 @@ def scan_lines(text: str, indent_size: int = 2, strict: bool = True) -> ScannedL
     the leading spaces must be a multiple of ``indent_size``; otherwise the
     depth is rounded down.
 
+    A CRLF is a line break and so is a CR that ends the text; any other CR
+    is data.  With ``lf_only`` the text is lines already split (a stream's,
+    joined by LF): every CR in it is data.
+
     Raises:
         TOONError: for a tab in the indentation, or (strict) an indentation
             that is not a multiple of ``indent_size``.
     """
-    if "\r" in text:
+    if not lf_only and "\r" in text:
         text = text.replace("\r\n", "\n")  # a CR before LF is part of the line break
         if text.endswith("\r"):
             text = text[:-1]

@@ -163,12 +163,20 @@ class LineReader:
                 ) from None
 
     def finish(self, last: str | None) -> None:
-        """The stream ended (``last``: its final line without a line break)."""
+        """The stream ended (``last``: its final line without a line break).
+
+        A CR that ends the text is a line break, as for the whole-text reader;
+        every other CR not part of a CRLF is data (the lines come with it).
+        """
+        if last is not None and last.endswith("\r"):
+            last = last[:-1]
         if last is not None:
             self.lines([last])
         if self._root is not None:
             text = "\n".join(self._root)
-            self.target.root(decode_text(text, strict=True, indent_size=self.indent_size))
+            self.target.root(
+                decode_text(text, strict=True, indent_size=self.indent_size, lf_only=True)
+            )
             return
         self._close_entry()
 
@@ -295,7 +303,9 @@ class LineReader:
     def _decode_block(self) -> Any:
         text = "\n".join(self._block)
         try:
-            document = decode_text(text, strict=True, indent_size=self.indent_size, fields=True)
+            document = decode_text(
+                text, strict=True, indent_size=self.indent_size, fields=True, lf_only=True
+            )
         except TOONError as exc:
             raise exc.moved(self._block_line - 1) from None
         return document, text
@@ -313,7 +323,13 @@ class LineReader:
         the stream and shows the problem in the same context.
         """
         try:
-            decode_text("\n".join(lines), strict=True, indent_size=self.indent_size, fields=True)
+            decode_text(
+                "\n".join(lines),
+                strict=True,
+                indent_size=self.indent_size,
+                fields=True,
+                lf_only=True,
+            )
         except TOONError as exc:
             raise exc.moved(number - len(lines)) from None
         raise TOONError("unexpected line", line=number)  # the parser accepted it: never here
@@ -384,7 +400,9 @@ class LineReader:
             return
         text = "[1]:\n" + "\n".join(items.item)
         try:
-            value = decode_text(text, strict=True, indent_size=self.indent_size, level=2)
+            value = decode_text(
+                text, strict=True, indent_size=self.indent_size, level=2, lf_only=True
+            )
         except TOONError as exc:
             raise exc.moved(items.item_line - 2) from None
         items.rows += 1
