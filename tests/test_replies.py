@@ -279,3 +279,16 @@ def test_an_empty_record_keeps_its_empty_row_in_a_fence() -> None:
         for char in reply:
             decoder.feed(char)
         assert decoder.close() == {"kind": "x", "meta": {}}
+
+
+def test_a_fence_keeps_the_payloads_lone_crs() -> None:
+    # Fuzz seed 4004, case 29197: a "\r\r\n" line end is a CR of data and a
+    # CRLF; inside a fence, in a reply whose other lines end with LF, the CR
+    # must stay data (the whole-text reader's reading).
+    body = "items[1]{id,tag}:\r\n  1,c\r\r\ninner: null\r\r\nok: true\r\n"
+    expected = eson.toon.decode(body)
+    assert expected == {"items": [{"id": 1, "tag": "c\r"}], "inner": "null\r", "ok": True}
+    assert eson.parse_reply(body, formats=("toon",)) == expected
+    fenced = f"Here is the result:\n\n```toon\n{body}```\n\nAnything else?"
+    assert eson.parse_reply(fenced, formats=("toon",)) == expected
+    assert eson.toon.decode(eson.extract(fenced)) == expected

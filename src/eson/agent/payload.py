@@ -104,9 +104,22 @@ class Payload:
 
     @property
     def text(self) -> str:
-        """The payload's text, as written (with its own line breaks)."""
-        separator = "\r\n" if self.crlf else "\n"
-        return separator.join(self.lines) + (separator if self.terminated else "")
+        """The payload's text, as written (with its own line breaks).
+
+        A line that ends with a CR (data: its CRLF's CR was removed) is
+        followed by CRLF, as it was in the reply, so that a reader splitting
+        the text gives it back with that CR, whatever the reply's other line
+        ends are.
+        """
+        lines = self.lines
+        if self.crlf:
+            return "\r\n".join(lines) + ("\r\n" if self.terminated else "")
+        if not any(line.endswith("\r") for line in lines):
+            return "\n".join(lines) + ("\n" if self.terminated else "")
+        ends = ["\r\n" if line.endswith("\r") else "\n" for line in lines]
+        if not self.terminated:
+            ends[-1] = ""
+        return "".join(line + end for line, end in zip(lines, ends))
 
     @property
     def split(self) -> SplitText:
