@@ -313,3 +313,43 @@ def test_try_decode_results_carry_the_repairs() -> None:
     assert not failed.ok and isinstance(failed.error, eson.CountError)
     assert [repair.line for repair in failed.repairs][:1] == [2]
     assert eson.try_decode("!eson/1\nkind=x\n").repairs == ()
+
+
+# -- stripping never makes a cell malformed (fuzz seed 4004, case 1512) -------------------
+
+
+class _Cells(pydantic.BaseModel):
+    e: str
+    s: str
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '!eson/1\nr[1]{e,s}\n "\t 1e999\n',
+        '!eson/1\nr[2]\n "\n [\n',
+        '!eson/1\ne= "\ns=1e999 \n',
+    ],
+)
+def test_lenient_keeps_a_cell_that_stripping_would_make_malformed(text: str) -> None:
+    strict = eson.decode(text)
+    log: list[Repair] = []
+    assert eson.decode(text, strict=False, repairs=log) == strict
+    assert log == []  # nothing was stripped, nothing is recorded
+    stream = eson.StreamDecoder(None, format="eson", strict=False)
+    stream.feed(text)
+    assert stream.close() == strict
+    assert stream.repairs == []
+
+
+def test_lenient_still_strips_a_cell_that_reads_stripped() -> None:
+    text = '!eson/1\nr[1]{e,s}\n "x" \t "\n'
+    log: list[Repair] = []
+    assert eson.decode(text, strict=False, repairs=log) == {"r": [{"e": "x", "s": ' "'}]}
+    assert [(repair.kind, repair.field) for repair in log] == [("cell-space", "e")]
+    typed: list[Repair] = []
+    value = eson.decode(
+        "!eson/1\ne= \"\ns= \"x\"\n", type=_Cells, strict=False, repairs=typed
+    )
+    assert value == _Cells(e=' "', s="x")
+    assert [repair.kind for repair in typed] == ["equals-space"]

@@ -29,12 +29,16 @@ from __future__ import annotations
 
 import re
 
+from eson.errors import DecodeError
+from eson.wire.eson_cells import decode_cell
+
 __all__ = [
     "CELL_SPACE",
     "HEAD_SPACE",
     "body_has_edge_space",
     "is_blank",
     "repair_head",
+    "still_reads",
     "strip_row",
 ]
 
@@ -123,8 +127,38 @@ def repair_head(line: str) -> tuple[str, list[Note]] | None:
     return text, notes
 
 
+_DECODED_FIRST = frozenset('"[{-0123456789')
+
+
+def still_reads(cell: str, stripped: str) -> bool:
+    """Whether ``stripped`` (``cell`` without white space at its edges) may replace it.
+
+    Not when the stripped cell is malformed (a lone ``"``, a number too
+    large to be finite) while the cell as written reads (as text, starting
+    with white space): lenient reading never refuses what strict reading
+    accepts, so such a cell is kept as written.
+    """
+    if stripped[:1] not in _DECODED_FIRST:
+        return True
+    try:
+        decode_cell(stripped)
+    except DecodeError:
+        try:
+            decode_cell(cell)
+        except DecodeError:
+            return True  # malformed either way: the stripped cell's error is the clearer
+        return False
+    return True
+
+
 def strip_scalar_cell(cell: str) -> tuple[str, list[Note]]:
-    """A scalar entry's cell without white space at its edges, and what was removed."""
+    """A scalar entry's cell without white space at its edges, and what was removed.
+
+    The cell is kept as written when stripping would make it malformed
+    (see :func:`still_reads`).
+    """
+    if not still_reads(cell, cell.strip(HEAD_SPACE)):
+        return cell, []
     notes: list[Note] = []
     stripped = cell.lstrip(HEAD_SPACE)
     if len(stripped) != len(cell):
@@ -146,16 +180,19 @@ def strip_row(line: str, split: bool) -> tuple[str, list[int]]:
 
     ``split`` says whether the line is a record row (cells separated by TAB)
     or one cell (a scalar array row).  Returns the new line and the 0-based
-    positions of the cells that changed (empty when nothing changed).
+    positions of the cells that changed (empty when nothing changed).  A
+    cell that stripping would make malformed is kept (:func:`still_reads`).
     """
     if not split:
         stripped = line.strip(CELL_SPACE)
-        return stripped, ([0] if len(stripped) != len(line) else [])
+        if len(stripped) == len(line) or not still_reads(line, stripped):
+            return line, []
+        return stripped, [0]
     cells = line.split("\t")
     changed: list[int] = []
     for position, cell in enumerate(cells):
         stripped = cell.strip(CELL_SPACE)
-        if len(stripped) != len(cell):
+        if len(stripped) != len(cell) and still_reads(cell, stripped):
             cells[position] = stripped
             changed.append(position)
     if not changed:
