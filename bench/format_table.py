@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import sys
 from importlib.metadata import version
@@ -36,13 +37,11 @@ import eson.columnar
 from eson import toon
 from eson.agent.formats import pretty_json, render
 
-DATASETS = (
-    Path(__file__).resolve().parent.parent.parent
-    / "shared"
-    / "reference"
-    / "eson"
-    / "bench-datasets.json"
+#: The project's shared directory: $TYPED_ESON_SHARED, else ../shared beside the repository.
+SHARED = Path(
+    os.environ.get("TYPED_ESON_SHARED") or Path(__file__).resolve().parent.parent.parent / "shared"
 )
+DATASETS = SHARED / "reference" / "eson" / "bench-datasets.json"
 ROWS = (
     ("json", "JSON (compact)"),
     ("pretty", "JSON (pretty)"),
@@ -227,6 +226,11 @@ def main() -> None:
     parser.add_argument("--datasets", type=Path, default=DATASETS)
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write a results file")
     args = parser.parse_args()
+    if not args.datasets.is_file():
+        parser.error(
+            f"{args.datasets} is missing: put the project's shared directory beside the "
+            "repository as ../shared, set TYPED_ESON_SHARED to it, or pass --datasets"
+        )
     documents = json.loads(args.datasets.read_text(encoding="utf-8"))
     rows = measure(documents, args.encoding)
     print_tables(rows, args.encoding)

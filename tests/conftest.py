@@ -1,14 +1,22 @@
-"""Shared test fixtures: where the conformance data and the JavaScript peers live.
+"""Shared test fixtures: where the project's shared data and the JavaScript peers live.
 
-The official ESON vectors and TOON fixtures are read at run time from
-``../shared/conformance`` beside the repository, or from the directory named
-by the ``TYPED_ESON_CONFORMANCE`` environment variable.  They are never copied
-into this repository.  The JavaScript implementations the interop tests run
-are found as described under "JavaScript peers" below.
+Some tests read the project's ``shared/`` directory at run time: the official
+ESON vectors and TOON fixtures (``conformance/``), the JavaScript ESON
+reference and its linter (``reference/eson/js/``) and the five published
+documents (``reference/eson/bench-datasets.json``).  Nothing of it is copied
+into this repository.  One setting says where it is: the ``TYPED_ESON_SHARED``
+environment variable, by default ``../shared`` beside the repository.
+
+When it is absent (a bare clone), the tests that need it skip, each with one
+message naming the missing path and the setting; every other test runs.
+Under CI (``CI`` set) a missing ``shared/`` fails the run at start instead.
+The JavaScript peers installed from npm are found as described under
+"JavaScript peers" below.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -21,23 +29,87 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
+#: The environment variable naming the project's shared directory.
+SHARED_SETTING = "TYPED_ESON_SHARED"
+
+
+def shared_dir() -> Path:
+    """The project's shared directory: ``$TYPED_ESON_SHARED``, else ``../shared``."""
+    override = os.environ.get(SHARED_SETTING)
+    return Path(override) if override else REPO_ROOT.parent / "shared"
+
+
+def _missing(path: Path) -> str:
+    return (
+        f"{path} is missing: these tests read the project's shared directory; put it "
+        f"beside the repository as ../shared or set {SHARED_SETTING} to it"
+    )
+
+
+def shared_path(*parts: str) -> Path:
+    """A path inside the shared directory, or skip (under CI: fail) the test when it is absent."""
+    path = shared_dir().joinpath(*parts)
+    if not path.exists():
+        unavailable(_missing(path))
+    return path
+
+
+def shared_path_at_collection(*parts: str) -> Path | None:
+    """For module-level loading: the path, or ``None`` after skipping the module's tests.
+
+    Call it at a test module's top level; when the path is absent the
+    module is skipped (under CI: a collection error) with one message.
+    """
+    path = shared_dir().joinpath(*parts)
+    if path.exists():
+        return path
+    if under_ci():
+        pytest.fail(_missing(path) + " (required when CI is set)", pytrace=False)
+    pytest.skip(_missing(path), allow_module_level=True)
+    return None  # pragma: no cover - pytest.skip raises
+
 
 def conformance_dir() -> Path:
-    """Return the conformance directory, failing loudly when it is absent."""
-    override = os.environ.get("TYPED_ESON_CONFORMANCE")
-    path = Path(override) if override else REPO_ROOT.parent / "shared" / "conformance"
-    if not path.is_dir():
-        raise RuntimeError(
-            f"conformance data not found at {path}; set TYPED_ESON_CONFORMANCE "
-            "to the directory holding eson/vectors.json and toon/fixtures/"
-        )
+    """The conformance directory (``eson/vectors.json``, ``toon/fixtures/``), or skip the module."""
+    path = shared_path_at_collection("conformance")
+    assert path is not None
     return path
+
+
+@functools.cache
+def bench_datasets() -> dict[str, Any]:
+    """The five published documents of FORMATS.md (``reference/eson/bench-datasets.json``)."""
+    path = shared_path("reference", "eson", "bench-datasets.json")
+    documents: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return documents
+
+
+def have_shared(*parts: str) -> bool:
+    """Whether a path inside the shared directory exists (for optional test data)."""
+    return shared_dir().joinpath(*parts).exists()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under CI, a missing shared directory fails the run at once: nothing may skip for it."""
+    if under_ci() and not shared_dir().is_dir():
+        raise pytest.UsageError(_missing(shared_dir()) + " (required when CI is set)")
+
+
+def same(left: Any, right: Any) -> bool:
+    """Deep equality that keeps bool, int and float apart (1 != 1.0 != True)."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return list(left) == list(right) and all(same(left[k], right[k]) for k in left)
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(same, left, right))
+    return bool(left == right)
 
 
 @pytest.fixture(scope="session")
 def conformance() -> Path:
     """The conformance directory (``eson/vectors.json``, ``toon/fixtures/``)."""
-    return conformance_dir()
+    return shared_path("conformance")
 
 
 # ---------------------------------------------------------------- JavaScript peers
@@ -48,7 +120,7 @@ def conformance() -> Path:
 # Where they are found:
 #
 # - node: ``$NODE`` if set, else ``node`` on ``PATH``;
-# - the ESON reference: ``$ESON_JS_DIR`` if set, else ``../shared/reference/eson/js``;
+# - the ESON reference and linter: ``reference/eson/js`` in the shared directory;
 # - the TOON package: ``$TOON_JS_DIR`` if set, else ``.cache/toon-js``.
 #
 # A missing piece skips those tests on a developer machine and fails them

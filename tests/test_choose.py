@@ -8,12 +8,11 @@ encoders and counter, and checks the ``choose`` column of docs/benchmarks.md.
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Any
 
 import msgspec
 import pytest
-from conftest import REPO_ROOT
+from conftest import bench_datasets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +21,6 @@ from eson.agent.choice import DEFAULT_ACCEPT, choose
 from eson.agent.formats import FORMATS, pretty_json, render
 from eson.agent.linter import lint
 from eson.agent.negotiation import accepted_formats
-
-DATASETS = REPO_ROOT.parent / "shared" / "reference" / "eson" / "bench-datasets.json"
 
 # FORMATS.md, "Per Dataset (o200k tokens)": (bytes, tokens) per format.
 PUBLISHED = {
@@ -36,7 +33,7 @@ PUBLISHED = {
 
 
 def _documents() -> dict[str, Any]:
-    return json.loads(DATASETS.read_text(encoding="utf-8"))
+    return bench_datasets()
 
 
 def test_the_published_table(token_backends: tuple[str, ...]) -> None:

@@ -19,14 +19,12 @@ import msgspec
 import pydantic
 import pytest
 import test_typed_equivalence as zoo
-from conftest import REPO_ROOT
+from conftest import bench_datasets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eson
 from eson import columnar
-
-DATASETS = REPO_ROOT.parent / "shared" / "reference" / "eson" / "bench-datasets.json"
 
 keys = st.text(max_size=5)
 leaves = st.one_of(
@@ -74,7 +72,7 @@ def test_round_trip(value: Any) -> None:
 
 
 def test_reference_sizes() -> None:
-    documents = json.loads(DATASETS.read_text(encoding="utf-8"))
+    documents = bench_datasets()
     sizes = {name: len(columnar.encode(value).encode()) for name, value in documents.items()}
     assert sizes == {
         "small review": 417,

@@ -206,7 +206,7 @@ def test_page_shell_sessions_print_what_they_show(page: str, tmp_path: Path) -> 
 
 def test_agents_page_tables_are_current(tmp_path: Path) -> None:
     """The prompt-cost table and the stats example of docs/agents.md are what the code gives."""
-    from conftest import token_backends_or_skip
+    from conftest import bench_datasets, token_backends_or_skip
 
     token_backends_or_skip()
     import json
@@ -227,8 +227,7 @@ def test_agents_page_tables_are_current(tmp_path: Path) -> None:
     assert (
         f"| ESON reader primer, numbered rows | {reader.primer} | 0 | 0 | {reader.total} |" in text
     )
-    datasets = ROOT.parent / "shared" / "reference" / "eson" / "bench-datasets.json"
-    small = json.loads(datasets.read_text(encoding="utf-8"))["small review"]
+    small = bench_datasets()["small review"]
     source = tmp_path / "handoff.json"
     source.write_text(json.dumps(small), encoding="utf-8")
     out = tmp_path / "stats.txt"

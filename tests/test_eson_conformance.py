@@ -7,24 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import conformance_dir
+from conftest import conformance_dir, same
 
 import eson
 
 VECTORS: dict[str, Any] = json.loads(
     (conformance_dir() / "eson" / "vectors.json").read_text(encoding="utf-8")
 )
-
-
-def same(left: Any, right: Any) -> bool:
-    """Deep equality that keeps bool, int and float apart (1 != 1.0 != True)."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(same(left[k], right[k]) for k in left)
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(same, left, right))
-    return bool(left == right)
 
 
 def test_vector_file_is_the_expected_version(conformance: Path) -> None:

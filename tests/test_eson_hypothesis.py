@@ -5,9 +5,9 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from conftest import same
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_eson_conformance import same
 
 import eson
 from eson.wire.eson_cells import decode_cell, decode_column, encode_cell, encode_column

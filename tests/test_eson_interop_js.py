@@ -25,7 +25,8 @@ key on both sides; plus the input-side ones (rows with reordered keys, a
 leading byte-order mark, Python's integer digit limit).
 
 Where things are found: node is ``$NODE`` or ``node`` on ``PATH``; the reference
-is ``$ESON_JS_DIR/index.js``, else ``../shared/reference/eson/js/index.js``.
+is ``reference/eson/js/index.js`` in the shared directory (``$TYPED_ESON_SHARED``,
+by default ``../shared``).
 Missing either skips these tests, and fails them under CI (``CI=1``).
 """
 
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import re
 import struct
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO_ROOT, JSNumber, NodeBridge, from_wire, to_wire, unavailable
+from conftest import REPO_ROOT, JSNumber, NodeBridge, from_wire, shared_path, to_wire
 from curated_strings import WHITE_SPACE, curated_strings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -63,9 +63,7 @@ _SECTION = re.compile(rf"({_NAME})(?:\[([0-9]+)\])?(?:\{{([^}}]*)\}})?", re.DOTA
 
 
 def _reference_entry() -> Path:
-    base = os.environ.get("ESON_JS_DIR")
-    folder = Path(base) if base else REPO_ROOT.parent / "shared" / "reference" / "eson" / "js"
-    return folder / "index.js"
+    return shared_path("reference", "eson", "js", "index.js")
 
 
 class Reference:
@@ -102,11 +100,6 @@ class Reference:
 @pytest.fixture(scope="module")
 def reference() -> Iterator[Reference]:
     entry = _reference_entry()
-    if not entry.is_file():
-        unavailable(
-            f"the JavaScript ESON reference is not at {entry}; put ../shared beside the "
-            "repository or set ESON_JS_DIR to the directory holding index.js"
-        )
     running = Reference(entry)
     yield running
     running.bridge.close()
@@ -880,8 +873,6 @@ def test_both_reject_malformed_documents(reference: Reference, text: str) -> Non
 def test_the_reference_is_the_one_in_shared() -> None:
     """The tests run the reference where it lives; the repository holds no copy of it."""
     entry = _reference_entry()
-    if not entry.is_file():
-        unavailable(f"the JavaScript ESON reference is not at {entry}")
     assert "function tryDecode" in entry.read_text(encoding="utf-8")
     bridge = (REPO_ROOT / "tests" / "interop" / "eson_bridge.mjs").read_text(encoding="utf-8")
     assert "createRequire" in bridge and "function encode" not in bridge

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO_ROOT, node_executable, unavailable
+from conftest import bench_datasets, have_shared, node_executable, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,18 +35,16 @@ import eson
 from eson import columnar, toon
 from eson.agent.linter import LintFinding, LintReport, lint
 
-REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "eson"
 BRIDGE = Path(__file__).resolve().parent / "interop" / "lint_bridge.js"
 
 
 def _reference_js() -> Path:
-    return Path(os.environ.get("ESON_JS_DIR") or REFERENCE / "js")
+    return shared_path("reference", "eson", "js", "lint.js").parent
 
 
 def _need_node() -> str:
     node = node_executable()
-    if not (_reference_js() / "lint.js").is_file():
-        unavailable(f"the reference linter is not at {_reference_js() / 'lint.js'} (set ESON_JS_DIR)")
+    _reference_js()
     return node
 
 
@@ -83,7 +81,10 @@ def _same(ours: list[tuple[str, str, str]], theirs: list[tuple[str, str, str]]) 
 
 
 def _documents() -> dict[str, Any]:
-    return json.loads((REFERENCE / "bench-datasets.json").read_text(encoding="utf-8"))
+    """The five published documents (none in a bare clone without shared/: the rest still runs)."""
+    if not have_shared("reference", "eson", "bench-datasets.json"):
+        return {}
+    return bench_datasets()
 
 
 def _corpus() -> list[str]:

@@ -29,7 +29,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, node_executable, unavailable, under_ci
+from conftest import REPO_ROOT, bench_datasets, have_shared, node_executable, unavailable, under_ci
 
 import eson
 from eson import columnar, toon
@@ -41,11 +41,13 @@ INSTALL = (
     f"gpt-tokenizer@{GPT_TOKENIZER_VERSION}"
 )
 BRIDGE = Path(__file__).resolve().parent / "interop" / "tokens_bridge.js"
-DATASETS = REPO_ROOT.parent / "shared" / "reference" / "eson" / "bench-datasets.json"
 
 
 def _payloads() -> list[str]:
-    documents = json.loads(DATASETS.read_text(encoding="utf-8"))
+    """The five published documents in every format (none in a bare clone without shared/)."""
+    if not have_shared("reference", "eson", "bench-datasets.json"):
+        return []
+    documents = bench_datasets()
     texts: list[str] = []
     for value in documents.values():
         texts += [
@@ -178,7 +180,7 @@ def test_the_published_compact_json_counts(token_backends: tuple[str, ...]) -> N
         "nested context": 281,
         "tool results": 1021,
     }
-    documents = json.loads(DATASETS.read_text(encoding="utf-8"))
+    documents = bench_datasets()
     for backend in token_backends:
         for name, value in documents.items():
             text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
