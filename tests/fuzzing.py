@@ -29,7 +29,13 @@ What must hold for every case (:func:`check`):
   text the strict reader accepts gives the same value, and never accepts
   what it refused for its count; a stream ends as the whole-text reading
   of the same text does (the value, or an error), and a count error is
-  worded as the whole-text reader words it.
+  worded as the whole-text reader words it;
+- (issue 17, :func:`check_agent`) the agent surfaces on the same case:
+  ``eson.lint`` of the text returns a report (never raises); for a text that
+  decodes, ``eson.columnar`` and every format ``eson.choose`` may pick write
+  it (or raise ``eson.EncodeError``), and what they wrote reads back as the
+  same value; the CLI (``eson decode``, ``eson toon decode``, ``eson lint``)
+  exits 0 or 1 with at most one line on standard error, never a traceback.
 
 Everything is reproducible from ``(seed, index)``: :func:`run` reports each
 failure with the text that caused it, shrunk.  ``tools/fuzz.py`` runs long
@@ -38,11 +44,16 @@ campaigns; ``tests/test_fuzz.py`` a bounded number of cases in the suite.
 
 # No "from __future__ import annotations": msgspec resolves annotations at module scope.
 
+import contextlib
 import datetime
+import io
+import json
 import math
+import os
 import random
 import re
 import sys
+import tempfile
 import traceback
 import uuid
 from collections.abc import Callable, Iterator
@@ -53,9 +64,11 @@ import msgspec
 import pydantic
 
 import eson
+import eson.columnar
 import eson.msgspec as em
 import eson.toon
 from eson.agent.payload import locate
+from eson.cli import main as cli_main
 from eson.schema import EntryKind, document_schema
 from eson.wire.eson_reader import scan_sections
 
@@ -657,6 +670,7 @@ def check(case: Case) -> list[Failure]:
                                         f"reference: {reference.error!r}"[:500]))
     if text is not None:
         failures += check_replies(case, text)
+        failures += check_agent(case, text)
     return failures
 
 
@@ -780,6 +794,95 @@ def check_replies(case: Case, text: str) -> list[Failure]:
                 failures.append(Failure(case, name, "the stream words a count error otherwise",
                                         f"stream: {streamed.error}\n  whole: {whole.error}"[:2000]))
     return failures
+
+
+def _cli(argv: list[str], data: str) -> Outcome:
+    """Run the command line in process on ``data``; the exit status, or what escaped."""
+    handle, path = tempfile.mkstemp(suffix=".txt")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", errors="surrogatepass", newline="") as file:
+            file.write(data)
+        errors = io.StringIO()
+        output = [] if argv[0] == "lint" else ["-o", os.devnull]  # lint writes its report only
+        with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
+            status = cli_main([*argv, path, *output])
+        return Outcome(True, (status, errors.getvalue()))
+    except BaseException as exc:  # a traceback, SystemExit included, is what must not happen
+        return Outcome(False, error=exc)
+    finally:
+        os.unlink(path)
+
+
+def check_agent(case: Case, text: str) -> list[Failure]:
+    """The agent surfaces on a case: lint, columnar, choose and the CLI (see the module docs)."""
+    failures: list[Failure] = []
+    rng = random.Random(f"agent:{case.seed}:{case.index}")
+    linted = _attempt(eson.lint, text)
+    if not linted.ok:
+        failures.append(Failure(case, "lint", f"lint raised {type(linted.error).__name__}",
+                                f"{linted.error!r}"[:500]))
+    decode: Callable[..., Any] = eson.decode if case.fmt == "eson" else eson.toon.decode
+    value = _attempt(decode, text)
+    if value.ok:
+        written = _attempt(eson.columnar.encode, value.value)
+        if written.ok:
+            back = _attempt(eson.columnar.decode, written.value)
+            if not (back.ok and _same(back.value, value.value)):
+                failures.append(Failure(case, "columnar", "columnar does not read back what it wrote",
+                                        f"wrote: {written.value!r}\n  read: {back.value if back.ok else back.error!r}"[:2000]))
+        elif not isinstance(written.error, eson.EncodeError):
+            failures.append(Failure(case, "columnar", f"columnar.encode raised {type(written.error).__name__}",
+                                    f"{written.error!r}"[:500]))
+        chosen = _attempt(eson.choose, value.value, by="chars")
+        if chosen.ok:
+            failures += _check_choice(case, value.value, chosen.value)
+        elif not isinstance(chosen.error, eson.EncodeError):
+            failures.append(Failure(case, "choose", f"choose raised {type(chosen.error).__name__}",
+                                    f"{chosen.error!r}"[:500]))
+    if rng.random() < 0.25:  # the CLI costs a file per call: a quarter of the cases
+        commands = [["decode"], ["lint"]] if case.fmt == "eson" else [["toon", "decode"], ["lint"]]
+        for argv in commands:
+            ran = _cli(argv, text)
+            name = "cli " + " ".join(argv)
+            if not ran.ok:
+                failures.append(Failure(case, name, f"the CLI let {type(ran.error).__name__} escape",
+                                        _trace(ran.error) if ran.error else ""))
+                continue
+            status, errors = ran.value
+            if status not in (0, 1):
+                failures.append(Failure(case, name, f"the CLI exited {status}", errors[:500]))
+            if errors.count("\n") > 1 or len(errors) > 1100:
+                failures.append(Failure(case, name, "the CLI wrote more than one line of error", errors[:500]))
+    return failures
+
+
+def _whole_floats_as_ints(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_floats_as_ints(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_floats_as_ints(item) for item in value]
+    return value
+
+
+def _check_choice(case: Case, value: Any, choice: Any) -> list[Failure]:
+    readers: dict[str, Callable[[str], Any]] = {
+        "eson/1": eson.decode,
+        "toon": eson.toon.decode,
+        "json": json.loads,
+        "columnar": eson.columnar.decode,
+    }
+    reader = readers.get(choice.format)
+    if reader is None:
+        return [Failure(case, "choose", f"choose picked an unknown format {choice.format!r}", "")]
+    back = _attempt(reader, choice.text)
+    if back.ok and _same(back.value, value):
+        return []
+    if back.ok and choice.format == "toon" and _same(_whole_floats_as_ints(back.value), _whole_floats_as_ints(value)):
+        return []  # TOON writes a whole float without its ".0" (spec §2; docs/toon.md)
+    return [Failure(case, "choose", f"the {choice.format} text choose picked does not read back",
+                    f"text: {choice.text!r}\n  read: {back.value if back.ok else back.error!r}"[:2000])]
 
 
 def _trace(error: BaseException) -> str:

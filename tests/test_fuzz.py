@@ -78,3 +78,40 @@ def test_the_replies_oracle_catches_each_kind_of_failure(monkeypatch: Any) -> No
     with monkeypatch.context() as patch:
         patch.setattr(eson, "parse_reply", lambda *a, **o: (_ for _ in ()).throw(KeyError("boom")))
         assert any(problem.startswith("foreign exception KeyError") for problem in problems())
+
+
+def test_the_agent_oracle_catches_each_kind_of_failure(monkeypatch: Any) -> None:
+    """check_agent (issue 17: lint, columnar, choose, the CLI) fails when a surface misbehaves."""
+    case = fuzzing.Case(0, 3, "eson", "!eson/1\nkind=x\nrows[2]{a}\n1\n2\n")
+    text: str = case.data  # type: ignore[assignment]
+
+    def problems() -> set[str]:
+        return {failure.problem for failure in fuzzing.check_agent(case, text)}
+
+    assert problems() == set()
+    with monkeypatch.context() as patch:
+        patch.setattr(eson, "lint", lambda text: (_ for _ in ()).throw(IndexError("x")))
+        assert "lint raised IndexError" in problems()
+    with monkeypatch.context() as patch:
+        patch.setattr(eson.columnar, "decode", lambda text: {"kind": "y"})
+        assert "columnar does not read back what it wrote" in problems()
+    with monkeypatch.context() as patch:
+        patch.setattr(eson.columnar, "encode", lambda value: (_ for _ in ()).throw(ValueError("x")))
+        assert "columnar.encode raised ValueError" in problems()
+    with monkeypatch.context() as patch:
+        patch.setattr(eson, "choose", lambda value, **o: (_ for _ in ()).throw(ValueError("x")))
+        assert "choose raised ValueError" in problems()
+    with monkeypatch.context() as patch:
+        original = eson.choose
+        patch.setattr(eson, "choose", lambda value, **o: _with_text(original(value, **o), "x=1\n"))
+        assert any(problem.startswith("the ") and "does not read back" in problem for problem in problems())
+    with monkeypatch.context() as patch:
+        patch.setattr(fuzzing, "cli_main", lambda argv: (_ for _ in ()).throw(KeyError("x")))
+        seen = {fuzzing.check_agent(fuzzing.Case(0, index, "eson", text), text).__len__() for index in range(12)}
+        assert max(seen) > 0  # a quarter of the cases run the CLI
+
+
+def _with_text(choice: Any, text: str) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(choice, text=text)
