@@ -16,14 +16,13 @@ array, the field the record's column.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
 from eson.codecs.validation import Place, validation_error
 from eson.errors import EncodeError
 from eson.schema.binding import Binding, Problem
+from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema
 from eson.schema.model import DocumentSchema, EntryKind
 from eson.wire.columnar import decode_columnar, encode_columnar
@@ -89,8 +88,6 @@ class ColumnarCodec:
         return place, used
 
 
-_codecs: weakref.WeakKeyDictionary[type, ColumnarCodec] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
 
 
 def codec_for(cls: type) -> ColumnarCodec:
@@ -99,11 +96,4 @@ def codec_for(cls: type) -> ColumnarCodec:
     Raises:
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
     """
-    codec = _codecs.get(cls)
-    if codec is None:
-        schema = document_schema(cls)
-        with _lock:
-            codec = _codecs.get(cls)
-            if codec is None:
-                codec = _codecs[cls] = ColumnarCodec(schema)
-    return codec
+    return cached(cls, "columnar codec", lambda: ColumnarCodec(document_schema(cls)))

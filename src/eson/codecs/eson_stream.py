@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,7 @@ from eson.codecs.lenient import takes_only_text, text_detail, text_repair
 from eson.codecs.stream import Event, Lines, RecordCheck, validate_document
 from eson.errors import DecodeError
 from eson.schema.annotations import literal_values
+from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson.wire.eson_cells import decode_cell
@@ -70,19 +70,13 @@ class _RecordPlan:
         self.factories: dict[tuple[Any, ...], Callable[..., Handlers]] = {}
 
 
-_plans: weakref.WeakKeyDictionary[RecordSchema, _RecordPlan] = weakref.WeakKeyDictionary()
 _plans_lock = threading.Lock()
 
 
 def _plan_of(record: RecordSchema) -> _RecordPlan:
     """The (cached) plan of a record type, with its generated row functions."""
-    plan = _plans.get(record)
-    if plan is None:
-        with _plans_lock:
-            plan = _plans.get(record)
-            if plan is None:
-                plan = _plans[record] = _RecordPlan(record)
-    return plan
+    owner = record.declared if record.declared is not None else record.cls
+    return cached(owner, "stream plan", lambda: _RecordPlan(record))
 
 
 class _Section:

@@ -6,12 +6,11 @@ classes (:mod:`eson.pydantic`, :mod:`eson.msgspec`) call.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Any, TypeVar
 
 from eson.codecs.eson_decode import DocumentReader
 from eson.codecs.eson_encode import DocumentWriter
+from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema
 from eson.wire.repairs import Repair
 
@@ -19,9 +18,6 @@ __all__ = ["decode_model", "encode_model", "reader_for", "writer_for"]
 
 T = TypeVar("T")
 
-_writers: weakref.WeakKeyDictionary[type, DocumentWriter] = weakref.WeakKeyDictionary()
-_readers: weakref.WeakKeyDictionary[type, DocumentReader] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
 
 
 def writer_for(cls: type) -> DocumentWriter:
@@ -30,14 +26,7 @@ def writer_for(cls: type) -> DocumentWriter:
     Raises:
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
     """
-    writer = _writers.get(cls)
-    if writer is None:
-        schema = document_schema(cls)
-        with _lock:
-            writer = _writers.get(cls)
-            if writer is None:
-                writer = _writers[cls] = DocumentWriter(schema)
-    return writer
+    return cached(cls, "eson writer", lambda: DocumentWriter(document_schema(cls)))
 
 
 def reader_for(cls: type) -> DocumentReader:
@@ -46,14 +35,7 @@ def reader_for(cls: type) -> DocumentReader:
     Raises:
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
     """
-    reader = _readers.get(cls)
-    if reader is None:
-        schema = document_schema(cls)
-        with _lock:
-            reader = _readers.get(cls)
-            if reader is None:
-                reader = _readers[cls] = DocumentReader(schema)
-    return reader
+    return cached(cls, "eson reader", lambda: DocumentReader(document_schema(cls)))
 
 
 def encode_model(obj: object, number: bool | None = None) -> str:

@@ -27,9 +27,7 @@ import datetime
 import decimal
 import enum
 import json
-import threading
 import uuid
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -45,6 +43,7 @@ from eson.schema.annotations import (
     unwrap,
 )
 from eson.schema.binding import NO_DEFAULT, Binding, FieldNotes
+from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema, record_schema
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 
@@ -571,10 +570,6 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
     return tuple(entries)
 
 
-_layouts: weakref.WeakKeyDictionary[type, dict[tuple[str, str], DocumentLayout]] = (
-    weakref.WeakKeyDictionary()
-)
-_lock = threading.Lock()
 
 
 def document_layout(cls: type, format: LayoutFormat = "eson", *, delimiter: str = ",") -> DocumentLayout:
@@ -589,12 +584,12 @@ def document_layout(cls: type, format: LayoutFormat = "eson", *, delimiter: str 
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
         ValueError: for an unknown format.
     """
-    key = (format, delimiter)
-    found = _layouts.get(cls, {}).get(key)
-    if found is not None:
-        return found
     if format not in ("eson", "toon"):
         raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
+    return cached(cls, ("layout", format, delimiter), lambda: _build_layout(cls, format, delimiter))
+
+
+def _build_layout(cls: type, format: LayoutFormat, delimiter: str) -> DocumentLayout:
     schema = document_schema(cls)
     if format == "eson":
         notes = _notes(schema.binding, schema.model_type)
@@ -609,8 +604,6 @@ def document_layout(cls: type, format: LayoutFormat = "eson", *, delimiter: str 
     layout = DocumentLayout(
         format, getattr(schema.cls, "__name__", str(cls)), class_doc(schema.cls), first, entries
     )
-    with _lock:
-        _layouts.setdefault(cls, {})[key] = layout
     return layout
 
 

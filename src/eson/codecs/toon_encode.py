@@ -40,6 +40,7 @@ from eson.codecs.toon_columns import format_bools, format_floats, format_ints
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson.errors import TOONError
 from eson.schema.binding import Binding, FieldSpec
+from eson.schema.class_cache import cached
 from eson.schema.model import DocumentSchema, FieldSchema
 from eson.wire.toon_header import HeaderField, format_fields
 from eson.wire.toon_limits import MAX_DEPTH
@@ -153,8 +154,9 @@ class WriterSet:
         self.indent_size = indent_size
         self.symbol = "" if delimiter == "," else delimiter
         self.format = primitive_formatter(delimiter)
-        self.objects: dict[type, ObjectWriter] = {}
-        self.documents: dict[type, DocumentWriter] = {}
+        #: The key of this option set's writers in each class's cache
+        #: (:mod:`eson.schema.class_cache`: writers die with their class).
+        self.key = (delimiter, indent_size)
         self.headers: dict[tuple[HeaderField, ...], str] = {}
         self.lock = threading.RLock()
 
@@ -171,30 +173,20 @@ class WriterSet:
 
     def record(self, cls: type, binding: Binding) -> ObjectWriter | None:
         """The object writer of a nested model class, or ``None`` if it has none."""
-        found = self.objects.get(cls)
-        if found is not None:
-            return found
         schema = nested_record(cls, binding)
         if schema is None:
             return None
-        with self.lock:
-            found = self.objects.get(cls)
-            if found is None:
-                found = ObjectWriter(
-                    self, cls, binding, schema.fields, schema.uniform, schema.extras
-                )
-                self.objects[cls] = found
-        return found
+        return cached(
+            cls,
+            ("toon object writer", *self.key),
+            lambda: ObjectWriter(self, cls, binding, schema.fields, schema.uniform, schema.extras),
+        )
 
     def document(self, schema: DocumentSchema) -> DocumentWriter:
         """The document writer of a compiled document schema, cached."""
-        found = self.documents.get(schema.cls)
-        if found is None:
-            with self.lock:
-                found = self.documents.get(schema.cls)
-                if found is None:
-                    found = self.documents[schema.cls] = DocumentWriter(self, schema)
-        return found
+        return cached(
+            schema.cls, ("toon document writer", *self.key), lambda: DocumentWriter(self, schema)
+        )
 
 
 class ObjectWriter:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from eson.codecs.toon_decode import DocumentReader
 from eson.codecs.toon_encode import DocumentWriter, WriterSet
+from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema
 from eson.wire.repairs import Repair
 
@@ -23,7 +24,6 @@ T = TypeVar("T")
 
 _DELIMITER_NAMES = {"comma": ",", "tab": "\t", "pipe": "|"}
 _writer_sets: dict[tuple[str, int], WriterSet] = {}
-_readers: dict[tuple[type, int], DocumentReader] = {}
 _lock = threading.Lock()
 
 
@@ -40,6 +40,14 @@ def writer_for(cls: type, delimiter: str = ",", indent_size: int = 2) -> Documen
         ValueError: for a bad ``delimiter`` or ``indent_size``.
     """
     key = (delimiter_of(delimiter), indent_size)
+    return cached(
+        cls,
+        ("toon document writer", *key),  # the key WriterSet.document keeps it under
+        lambda: _writer_set(key).document(document_schema(cls)),
+    )
+
+
+def _writer_set(key: tuple[str, int]) -> WriterSet:
     writers = _writer_sets.get(key)
     if writers is None:
         with _lock:
@@ -47,10 +55,7 @@ def writer_for(cls: type, delimiter: str = ",", indent_size: int = 2) -> Documen
             if writers is None:
                 writers = WriterSet(*key)
                 _writer_sets[key] = writers
-    found = writers.documents.get(cls)
-    if found is not None:
-        return found
-    return writers.document(document_schema(cls))
+    return writers
 
 
 def reader_for(cls: type, indent_size: int = 2) -> DocumentReader:
@@ -60,15 +65,9 @@ def reader_for(cls: type, indent_size: int = 2) -> DocumentReader:
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
         ValueError: for a bad ``indent_size``.
     """
-    key = (cls, indent_size)
-    reader = _readers.get(key)
-    if reader is None:
-        schema = document_schema(cls)
-        with _lock:
-            reader = _readers.get(key)
-            if reader is None:
-                reader = _readers[key] = DocumentReader(schema, indent_size)
-    return reader
+    return cached(
+        cls, ("toon reader", indent_size), lambda: DocumentReader(document_schema(cls), indent_size)
+    )
 
 
 def encode_model(obj: object, delimiter: str = ",", indent_size: int = 2) -> str:

@@ -10,9 +10,7 @@ compiles has one layout for every instance.
 from __future__ import annotations
 
 import sys
-import threading
 import typing
-import weakref
 from typing import Any
 
 from eson.schema import rule_table, rules
@@ -29,13 +27,11 @@ from eson.schema.annotations import (
     unwrap,
 )
 from eson.schema.binding import Binding, FieldSpec
+from eson.schema.class_cache import cached
 from eson.schema.model import CellType, DocumentSchema, EntryKind, FieldSchema, RecordSchema
 
 __all__ = ["binding_for", "document_schema", "is_model_class", "record_schema"]
 
-_documents: weakref.WeakKeyDictionary[type, DocumentSchema] = weakref.WeakKeyDictionary()
-_records: weakref.WeakKeyDictionary[type, RecordSchema] = weakref.WeakKeyDictionary()
-_lock = threading.RLock()
 
 #: Class attribute holding the ``number`` option (set by the base classes).
 NUMBER_ATTRIBUTE = "__eson_number__"
@@ -104,15 +100,7 @@ def record_schema(cls: type, binding: Binding | None = None) -> RecordSchema:
             class that is not a model type.
         NameError: while a forward reference cannot be resolved yet.
     """
-    schema = _records.get(cls)
-    if schema is not None:
-        return schema
-    with _lock:
-        schema = _records.get(cls)
-        if schema is None:
-            schema = _compile_record(cls, binding or binding_for(cls))
-            _records[cls] = schema
-    return schema
+    return cached(cls, "record schema", lambda: _compile_record(cls, binding or binding_for(cls)))
 
 
 def document_schema(cls: type) -> DocumentSchema:
@@ -123,15 +111,7 @@ def document_schema(cls: type) -> DocumentSchema:
             class that is not a model type.
         NameError: while a forward reference cannot be resolved yet.
     """
-    schema = _documents.get(cls)
-    if schema is not None:
-        return schema
-    with _lock:
-        schema = _documents.get(cls)
-        if schema is None:
-            schema = _compile_document(cls, binding_for(cls))
-            _documents[cls] = schema
-    return schema
+    return cached(cls, "document schema", lambda: _compile_document(cls, binding_for(cls)))
 
 
 def _checked_specs(cls: type, binding: Binding) -> list[FieldSpec]:

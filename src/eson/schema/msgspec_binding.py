@@ -12,7 +12,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -31,6 +31,7 @@ from eson.schema.binding import (
     Validator,
     replace_surrogates,
 )
+from eson.schema.class_cache import cached
 from eson.schema.model import FieldSchema
 
 __all__ = ["MSGSPEC", "MsgspecBinding", "owns"]
@@ -344,8 +345,11 @@ def _attrs_getter(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]
     return get
 
 
-@lru_cache(maxsize=1024)
 def _serializable(tp: type) -> bool:
+    return cached(tp, "msgspec serializable", lambda: _check_serializable(tp))
+
+
+def _check_serializable(tp: type) -> bool:
     try:
         info = msgspec.inspect.type_info(tp)
     except Exception:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -30,6 +29,7 @@ from eson.schema.binding import (
     Validator,
     replace_surrogates,
 )
+from eson.schema.class_cache import cached
 from eson.schema.model import FieldSchema
 
 __all__ = ["PYDANTIC", "PydanticBinding", "owns"]
@@ -353,8 +353,11 @@ def _serialization_config(owner: type) -> ConfigDict | None:
     return ConfigDict(**picked) if picked else None  # type: ignore[typeddict-item]
 
 
-@lru_cache(maxsize=1024)
 def _serializable(tp: type) -> bool:
+    return cached(tp, "pydantic serializable", lambda: _check_serializable(tp))
+
+
+def _check_serializable(tp: type) -> bool:
     try:
         schema = TypeAdapter(tp).core_schema
     except Exception:
@@ -362,14 +365,8 @@ def _serializable(tp: type) -> bool:
     return schema.get("type") not in _OPAQUE_SCHEMAS
 
 
-_adapters: dict[Any, TypeAdapter[Any]] = {}
-
-
 def _adapter(tp: Any) -> TypeAdapter[Any]:
-    adapter = _adapters.get(tp)
-    if adapter is None:
-        adapter = _adapters[tp] = TypeAdapter(tp)
-    return adapter
+    return cached(tp, "pydantic adapter", lambda: TypeAdapter(tp))
 
 
 def _list_adapter(annotation: Any, config: ConfigDict | None) -> TypeAdapter[Any]:
