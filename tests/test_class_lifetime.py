@@ -117,7 +117,7 @@ def test_a_msgspec_message_and_its_records_are_freed() -> None:
 
 
 def test_the_cache_lives_on_the_class_itself() -> None:
-    classes, build = _pydantic_classes()
+    _, build = _pydantic_classes()
     message_type, message = build()
     eson.encode(message)
     assert vars(message_type)[ATTRIBUTE][0] is message_type
