@@ -37,8 +37,53 @@ from eson.errors import (
 )
 from eson.wire.repairs import Repair
 
-__version__ = "0.1.0"
 
+def _version() -> str:
+    """The installed distribution's version (the one place it is written is pyproject.toml).
+
+    Read on first use of ``eson.__version__``: ``importlib.metadata`` is not
+    worth its import time to a plain ``import eson``.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("typed-eson")
+    except PackageNotFoundError:  # a source tree on sys.path, not installed
+        return "0+unknown"
+
+#: The names loaded on first use, each with the module that defines it: the
+#: table behind ``__getattr__`` and ``__dir__`` (``__all__`` and the
+#: ``TYPE_CHECKING`` imports below spell it out for static tools; a test
+#: checks that they agree).
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("Message", "Record"), "eson.pydantic"),
+    **dict.fromkeys(
+        (
+            "Choice",
+            "Event",
+            "LintFinding",
+            "LintReport",
+            "PromptCost",
+            "StreamDecoder",
+            "choose",
+            "count_tokens",
+            "detect",
+            "extract",
+            "lint",
+            "parse_reply",
+            "primer",
+            "prompt",
+            "prompt_cost",
+        ),
+        "eson.agent",
+    ),
+}
+
+#: Submodules that ``eson.<name>`` imports on first use.
+_SUBMODULES = ("agent", "columnar", "msgspec", "pydantic", "toon")
+
+#: The public names, spelled out for type checkers and linters (a test checks
+#: that it holds every eager import and every name of ``_LAZY``).
 __all__ = [
     "Choice",
     "CountError",
@@ -76,27 +121,6 @@ __all__ = [
     "try_decode",
 ]
 
-#: Names of the agent layer, loaded from :mod:`eson.agent` on first use.
-_AGENT_NAMES = frozenset(
-    {
-        "Choice",
-        "Event",
-        "LintFinding",
-        "LintReport",
-        "PromptCost",
-        "StreamDecoder",
-        "choose",
-        "count_tokens",
-        "detect",
-        "extract",
-        "lint",
-        "parse_reply",
-        "primer",
-        "prompt",
-        "prompt_cost",
-    }
-)
-
 if TYPE_CHECKING:
     from eson import columnar as columnar
     from eson import toon as toon
@@ -119,27 +143,35 @@ if TYPE_CHECKING:
     )
     from eson.pydantic import Message, Record
 
+    __version__: str
+
 
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> Any:
-        """Load the Pydantic flavour (``Message``, ``Record``) and submodules on first use.
+        """Load the lazily imported names and submodules on first use.
 
-        ``eson.toon``, ``eson.msgspec`` and ``eson.pydantic`` are imported the
-        first time they are named, so ``import eson; eson.toon.encode(x)``
-        works.  Pydantic is optional: ``import eson`` and the msgspec flavour
-        (``eson.msgspec.Message``) work without it.
+        ``Message`` and ``Record`` (the Pydantic flavour) import Pydantic;
+        the agent layer's names import :mod:`eson.agent`; ``eson.toon``,
+        ``eson.msgspec``, ``eson.pydantic``, ``eson.columnar`` and
+        ``eson.agent`` are imported the first time they are named, so
+        ``import eson; eson.toon.encode(x)`` works and ``import eson``
+        stays light.
         """
-        if name in ("Message", "Record"):
-            from eson import pydantic as pydantic_flavour
+        import importlib
 
-            return getattr(pydantic_flavour, name)
-        if name in _AGENT_NAMES:
-            from eson import agent
-
-            return getattr(agent, name)
-        if name in ("msgspec", "pydantic", "toon", "columnar", "agent"):
-            import importlib
-
+        module = _LAZY.get(name)
+        if module is not None:
+            value = getattr(importlib.import_module(module), name)
+            globals()[name] = value  # later lookups skip this function
+            return value
+        if name in _SUBMODULES:
             return importlib.import_module(f"eson.{name}")
+        if name == "__version__":
+            version = globals()["__version__"] = _version()
+            return version
         raise AttributeError(f"module 'eson' has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        """The public names, loaded or not, and the submodules."""
+        return sorted({*__all__, *_SUBMODULES, *(key for key in globals() if key.startswith("__"))})
