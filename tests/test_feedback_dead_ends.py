@@ -185,3 +185,133 @@ def test_a_shorter_marker_inside_a_longer_fence_does_not_close_it() -> None:
     assert eson.extract(reply) == DOC
     inner = f"````eson\n{HEAD}1\thigh\ta.py\t3\tuse ```\n2\tlow\tb.py\t4\tzeta\n````\n"
     assert eson.parse_reply(inner, PReview).findings[0].message == "use ```"
+
+
+# -- a literal findings[N] ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", ["N", "n", "count", "...", ""])
+@pytest.mark.parametrize("model", [*MODELS, None])
+def test_a_count_copied_from_the_layout_says_what_n_is(count: str, model: type | None) -> None:
+    text = HEAD.replace("[2]", f"[{count}]") + ROWS
+    expected = (
+        f"line 3: findings: invalid entry 'findings[{count}]{{n,severity,file,line,message}}': "
+        f"the count [{count}] must be the number of rows that follow, in digits: "
+        "write findings[3] for 3 rows"
+    )
+    readers = [lambda: eson.decode(text, type=model, strict=True)]  # type: ignore[call-overload]
+    readers.append(lambda: eson.decode(text, type=model, strict=False))  # type: ignore[call-overload]
+    if model is not None:
+        readers.append(lambda: eson.parse_reply(f"```eson\n{text}```", model))
+        readers.append(lambda: streamed(model, f"Here:\n{text}", 3))
+    for index, read in enumerate(readers):
+        with pytest.raises(eson.DecodeError) as info:
+            read()
+        line = 3 if index < 2 else 4  # the reply's first line is a fence or prose
+        assert str(info.value) == expected.replace("line 3", f"line {line}")
+        assert (info.value.line, info.value.section) == (line, "findings")
+        if model is not None:
+            assert str(info.value) in info.value.feedback
+
+
+def test_a_digit_count_is_no_placeholder() -> None:
+    from eson.wire.eson_reader import placeholder_count_error
+
+    assert placeholder_count_error("findings[2]{a}", 3) is None
+    assert placeholder_count_error("findings[ 2 ]{a}", 3) is None
+    assert placeholder_count_error("not a head", 3) is None
+    sizes = set()
+    for length in (300, 3000):
+        error = placeholder_count_error(f"{'x' * length}[{'N' * length}]", 1)
+        assert error is not None
+        sizes.add(len(str(error)))
+    assert len(sizes) == 1 and max(sizes) < 400  # bounded: clipped, whatever the line
+
+
+def test_a_toon_count_copied_from_the_layout_says_what_n_is() -> None:
+    reply = (
+        "```toon\nkind: review\nfindings[N]{severity,file,line,message}:\n  high,a.py,3,bad\n```"
+    )
+    with pytest.raises(eson.ESONError) as info:
+        eson.parse_reply(reply, PReview)
+    assert str(info.value) == (
+        "line 3: invalid bracket segment '[N]': the count must be the number of rows or "
+        "items that follow, in digits: write findings[3] for 3 of them"
+    )
+
+
+# -- spaces in place of TABs, a trailing TAB ---------------------------------------------
+
+
+SPACED = {
+    "runs of spaces": "1    high    a.py    3    bad",
+    "single spaces": "1 high a.py 3 bad",
+    "some spaces": "1\thigh  a.py\t3\tbad",
+}
+
+
+@pytest.mark.parametrize("name", list(SPACED))
+@pytest.mark.parametrize("model", [*MODELS, None])
+def test_spaces_for_tabs_are_named_in_the_error(name: str, model: type | None) -> None:
+    row = SPACED[name]
+    text = HEAD.replace("[2]", "[1]") + row + "\n"
+    got = row.count("\t") + 1
+    where = "in place of some TABs" if "\t" in row else "instead"
+    expected = (
+        f"line 4: findings row 1: expected 5 cells, got {got}: cells are separated by TAB "
+        f"characters, and this row uses spaces {where}; put one TAB between cells"
+    )
+    readers = [lambda: eson.decode(text, type=model, strict=True)]  # type: ignore[call-overload]
+    readers.append(lambda: eson.decode(text, type=model, strict=False))  # type: ignore[call-overload]
+    if model is not None:
+        readers.append(lambda: eson.parse_reply(f"Sure.\n```eson\n{text}```", model))
+        readers.append(lambda: streamed(model, text, 4))
+    for read in readers:
+        with pytest.raises(eson.DecodeError) as info:
+            read()
+        message = str(info.value)
+        assert message.replace("line 6", "line 4") == expected, message
+        if model is not None:
+            assert message in info.value.feedback
+
+
+@pytest.mark.parametrize("model", [*MODELS, None])
+def test_a_trailing_tab_is_named_in_the_error(model: type | None) -> None:
+    text = HEAD + "1\thigh\ta.py\t3\tbad\t\n2\tlow\tb.py\t4\tzeta\n"
+    expected = (
+        "line 4: findings row 1: expected 5 cells, got 6: cells are separated by TAB "
+        "characters, and this row ends with a TAB (it starts an empty extra cell); "
+        "remove the TAB after the last cell"
+    )
+    for read in (
+        lambda: eson.decode(text, type=model, strict=True),  # type: ignore[call-overload]
+        lambda: eson.decode(text, type=model, strict=False),  # type: ignore[call-overload]
+    ):
+        with pytest.raises(eson.DecodeError) as info:
+            read()
+        assert str(info.value) == expected
+    if model is not None:
+        with pytest.raises(eson.DecodeError) as streamed_error:
+            streamed(model, text, 5)
+        assert str(streamed_error.value) == expected
+
+
+def test_the_corpus_row_with_spaces_gets_the_hint() -> None:
+    from pathlib import Path
+
+    raw = (Path(__file__).parent / "replies" / "eson-20-spaces-instead-of-tabs.reply").read_text()
+    reply = raw.partition("\n--- reply ---\n")[2]
+    with pytest.raises(eson.DecodeError) as info:
+        eson.parse_reply(reply, PReview)
+    assert "this row uses spaces instead; put one TAB between cells" in info.value.feedback
+
+
+def test_a_short_row_without_spaces_gets_no_hint() -> None:
+    text = HEAD.replace("[2]", "[1]") + "1\thigh\ta.py\n"
+    with pytest.raises(eson.DecodeError) as info:
+        eson.decode(text)
+    assert str(info.value) == "line 4: findings row 1: expected 5 cells, got 3"
+    from eson.wire.eson_reader import width_hint
+
+    assert width_hint("a b c", 1, 1) == ""
+    assert width_hint("1 high a.py 3 a very long message", 5, 1).endswith("(only spaces)")
