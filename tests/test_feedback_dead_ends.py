@@ -315,3 +315,52 @@ def test_a_short_row_without_spaces_gets_no_hint() -> None:
 
     assert width_hint("a b c", 1, 1) == ""
     assert width_hint("1 high a.py 3 a very long message", 5, 1).endswith("(only spaces)")
+
+
+# -- eson.choose never picks a text that fails eson.lint -------------------------------
+
+
+def test_the_readme_choice_lints_clean() -> None:
+    message = {"from": "planner", "kind": "task", "priority": 2, "blocking": False}
+    choice = eson.choose(message, accept=["eson/1", "toon", "columnar", "json"], by="bytes")
+    assert choice.format == "toon"
+    assert eson.lint(choice.text, toon=True).ok
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ({"score": 1.0}, '{"score":1}'),
+        ({"a": 1e-07, "b": "1.0 stays"}, '{"a":1e-7,"b":"1.0 stays"}'),
+        ([-0.0, 2.5], "[0,2.5]"),
+        ({'k"1.0': [3.0]}, '{"k\\"1.0":[3]}'),
+    ],
+)
+def test_compact_json_is_written_as_javascript_writes_its_numbers(value: object, text: str) -> None:
+    import json
+
+    before = eson.agent.formats.compact_json(value)
+    assert not eson.lint(before).ok  # W1: longer than JSON.stringify's text
+    for accept in (None, ["json"], "columnar"):
+        choice = eson.choose(value, accept=accept, by="bytes")
+        assert choice.text == text and eson.lint(choice.text).ok
+        assert json.loads(choice.text) == json.loads(before)
+
+
+def test_a_value_no_format_writes_lint_clean_is_an_encode_error() -> None:
+    with pytest.raises(eson.EncodeError) as info:
+        eson.choose({"id": 10**30}, accept=["json"], by="bytes")
+    assert str(info.value).startswith(
+        "no accepted format writes this value so that eson.lint passes; compact JSON: ERROR W1:"
+    )
+    with pytest.raises(eson.EncodeError):
+        eson.choose({"x": 6.653746584590746e16}, accept=None, by="bytes")
+    choice = eson.choose({"id": 10**30}, by="bytes")  # ESON and TOON hold it exactly
+    assert choice.format in ("eson/1", "toon") and "compact JSON (lint W1)" in choice.reason
+
+
+def test_a_toon_text_that_lint_rejects_is_left_out() -> None:
+    choice = eson.choose("hello", accept=["toon", "json"], by="bytes")
+    assert choice.format == "json" and choice.text == '"hello"'
+    assert "left out TOON (lint W1)" in choice.reason
+    assert not eson.lint(eson.toon.encode("hello"), toon=True).ok
