@@ -364,3 +364,102 @@ def test_a_toon_text_that_lint_rejects_is_left_out() -> None:
     assert choice.format == "json" and choice.text == '"hello"'
     assert "left out TOON (lint W1)" in choice.reason
     assert not eson.lint(eson.toon.encode("hello"), toon=True).ok
+
+
+# -- "or null" on the level it belongs to ------------------------------------------------
+
+
+class PCell(eson.Record):
+    x: int
+    tags: list[str] | None
+    notes: list[str | None]
+
+
+class PNulls(eson.Message):
+    items: list[str | None]
+    cells: list[PCell]
+    maybe: list[str] | None = None
+
+
+class MCell(eson.msgspec.Record):
+    x: int
+    tags: list[str] | None
+    notes: list[str | None]
+
+
+class MNulls(eson.msgspec.Message):
+    items: list[str | None]
+    cells: list[MCell]
+    maybe: list[str] | None = None
+
+
+NULL_LINES = {
+    "eson": [
+        "items[N]    N values, each string or null",
+        "maybe[N]    N values, each string; or maybe=null for no list; optional, default null",
+        "  tags: list of strings, or null for no list",
+        "  notes: list of (strings or null)",
+    ],
+    "toon": [
+        "items[N]: <values>    N values, each string or null",
+        "maybe[N]: <values>    N values, each string; or maybe: null for no list; "
+        "optional, default null",
+        "  tags: list of strings, or null for no list",
+        "  notes: list of (strings or null)",
+    ],
+}
+
+
+@pytest.mark.parametrize("format", ["eson", "toon"])
+@pytest.mark.parametrize("model", [PNulls, MNulls])
+def test_the_prompt_says_or_null_on_its_level(model: type, format: str) -> None:
+    lines = eson.prompt(model, format=format).splitlines()  # type: ignore[arg-type]
+    for line in NULL_LINES[format]:
+        assert line in lines, (line, lines)
+    assert "each string or null; optional" not in "\n".join(lines)  # the old, wrong level
+
+
+def test_type_words_keep_null_inside_containers() -> None:
+    from typing import Optional
+
+    from eson.codecs.layout import type_words
+    from eson.schema.compile import document_schema
+
+    binding = document_schema(PNulls).binding
+    assert type_words(list[str | None], binding) == "list of (strings or null)"
+    assert type_words(list[str] | None, binding) == "list of strings"  # the caller says null
+    assert type_words(Optional[list[Optional[int]]], binding) == "list of (integers or null)"
+    assert type_words(tuple[int, str | None], binding) == "list [integer, (string or null)]"
+    assert type_words(list[list[str | None]], binding) == "list of list of (strings or null)"
+    assert type_words(dict[str, int | None], binding) == "object of (integer or null) values by key"
+
+
+@pytest.mark.parametrize("model", [PNulls, MNulls])
+def test_a_value_written_as_the_prompt_says_is_read_so(model: type) -> None:
+    import eson.toon
+
+    eson_text = (
+        '!eson/1\nitems[2]\nx\nnull\ncells[1]{x,tags,notes}\n1\tnull\t["a",null]\nmaybe=null\n'
+    )
+    toon_text = (
+        "items[2]: x,null\ncells[1]:\n  - x: 1\n    tags: null\n    notes[2]: a,null\nmaybe: null\n"
+    )
+    for value in (
+        eson.decode(eson_text, type=model),
+        eson.toon.decode(toon_text, type=model),
+        eson.parse_reply(f"```eson\n{eson_text}```", model),
+    ):
+        assert value.items == ["x", None]  # type: ignore[attr-defined]
+        assert value.maybe is None  # type: ignore[attr-defined]
+        assert value.cells[0].tags is None  # type: ignore[attr-defined]
+        assert value.cells[0].notes == ["a", None]  # type: ignore[attr-defined]
+    # and null on the other level is refused, as the prompt says
+    wrong_item = "!eson/1\nitems[0]\ncells[0]{x,tags,notes}\nmaybe[2]\nx\nnull\n"
+    with pytest.raises(eson.ESONError, match="maybe row 2: expected str, got null"):
+        eson.decode(wrong_item, type=model)
+    wrong_list = "!eson/1\nitems=null\ncells[0]{x,tags,notes}\n"
+    with pytest.raises(eson.ESONError, match="items"):
+        eson.decode(wrong_list, type=model)
+    wrong_cell = "!eson/1\nitems[0]\ncells[1]{x,tags,notes}\n1\t[null]\tnull\n"
+    with pytest.raises(eson.ESONError, match=r"cells row 1 \(tags\)"):
+        eson.decode(wrong_cell, type=model)
