@@ -428,7 +428,8 @@ def test_type_words_keep_null_inside_containers() -> None:
     binding = document_schema(PNulls).binding
     assert type_words(list[str | None], binding) == "list of (strings or null)"
     assert type_words(list[str] | None, binding) == "list of strings"  # the caller says null
-    assert type_words(Optional[list[Optional[int]]], binding) == "list of (integers or null)"
+    spelled = Optional[list[Optional[int]]]  # noqa: UP045 -- the old spelling, on purpose
+    assert type_words(spelled, binding) == "list of (integers or null)"
     assert type_words(tuple[int, str | None], binding) == "list [integer, (string or null)]"
     assert type_words(list[list[str | None]], binding) == "list of list of (strings or null)"
     assert type_words(dict[str, int | None], binding) == "object of (integer or null) values by key"
