@@ -464,3 +464,17 @@ def test_a_value_written_as_the_prompt_says_is_read_so(model: type) -> None:
     wrong_cell = "!eson/1\nitems[0]\ncells[1]{x,tags,notes}\n1\t[null]\tnull\n"
     with pytest.raises(eson.ESONError, match=r"cells row 1 \(tags\)"):
         eson.decode(wrong_cell, type=model)
+
+
+def test_a_marker_in_code_or_in_a_quoted_string_closes_nothing() -> None:
+    code = "```python\nprint('```')\nx = 1\n```\n"
+    reply = f"{code}Answer:\n```eson\n{DOC}```\n"
+    assert eson.extract(reply) == DOC
+    assert dump(streamed(PReview, reply, 3)) == VALUE
+    quoted = HEAD.replace("[2]", "[1]") + '1\thigh\ta.py\t3\t"use ``` fences"\n'
+    value = eson.parse_reply(f"```eson\n{quoted}```\n", PReview)
+    assert value.findings[0].message == "use ``` fences"
+    assert streamed(PReview, f"```eson\n{quoted}```\n", 4) == value
+    json_reply = '```json\n{"kind": "review", "findings": [\n{"severity": "low", "file": "```x", '
+    json_reply += '"line": 1, "message": "m"}]}\n```\n'
+    assert eson.parse_reply(json_reply, PReview).findings[0].file == "```x"

@@ -93,6 +93,7 @@ CODE_TAGS = frozenset(
         "tsx", "typescript", "vb", "vue", "xml", "zig", "zsh",
     }
 )  # fmt: skip
+_QUOTE = re.compile(r'(?<!\\)"')
 _TOON_KEY = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)'
 _TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
 _TOON_ROOT = re.compile(r"\[[0-9]+[\t|]?\](?:\{[^}\n]*\})?:.*")
@@ -296,19 +297,27 @@ def fence_opening(line: str) -> tuple[str, str, re.Pattern[str]] | None:
     return indent, tag.lower(), close
 
 
-def fence_closing(line: str, close: re.Pattern[str]) -> str | None:
+def fence_closing(line: str, close: re.Pattern[str], inline: bool = True) -> str | None:
     """Whether ``line`` closes the fence whose pattern :func:`fence_opening` gave.
 
     ``None``: it does not (the line is the fence's content).  ``""``: it is
     a closing line.  Other text: the line ends the fence in mid-line
     (```` 3<TAB>zeta``` hope this helps ````); the text before the marker is
-    the block's last line, and what follows it is prose, never data.
-    Shared by :func:`locate` and the stream's reply filter.
+    the block's last line, and what follows it is prose, never data.  A
+    marker inside a quoted string (an odd number of ``"`` before it) is
+    data, and with ``inline=False`` (a code fence, whose code may well
+    hold a marker in a string) only a closing line closes.  Shared by
+    :func:`locate` and the stream's reply filter.
     """
     match = close.fullmatch(line)
     if match is None:
         return None
-    return match.group("data") or ""
+    data = match.group("data")
+    if data is None:
+        return ""
+    if not inline or len(_QUOTE.findall(data)) % 2:
+        return None
+    return data
 
 
 def is_payload_tag(tag: str) -> bool:
@@ -392,13 +401,14 @@ def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
             outside.append(_Block(run, line_index, False, None))
         opener = line_index + len(run)
         indent, tag, close = opening
+        inline = is_payload_tag(tag)  # a mid-line marker closes only a payload's fence
         closer: tuple[int, int] | None = None
         last = ""  # the text before a closing marker in mid-line
         while span < len(spans):
             candidate = spans[span]
             span += 1
             if candidate[0] > end:
-                closing = fence_closing(_line_text(reply, *candidate), close)
+                closing = fence_closing(_line_text(reply, *candidate), close, inline)
                 if closing is not None:
                     closer = candidate
                     last = closing

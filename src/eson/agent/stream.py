@@ -105,7 +105,7 @@ class _ReplyFilter:
             elif state == "code":
                 self.skipped += 1
                 assert self.fence is not None
-                rest = fence_closing(line, self.fence)
+                rest = fence_closing(line, self.fence, is_payload_tag(self.tag))
                 if rest is not None:
                     self.state = "before"
                 if self.seen is None and (line if rest is None else rest).strip():
