@@ -478,3 +478,31 @@ def test_a_marker_in_code_or_in_a_quoted_string_closes_nothing() -> None:
     json_reply = '```json\n{"kind": "review", "findings": [\n{"severity": "low", "file": "```x", '
     json_reply += '"line": 1, "message": "m"}]}\n```\n'
     assert eson.parse_reply(json_reply, PReview).findings[0].file == "```x"
+
+
+BODIES = {
+    "document": DOC,
+    "headerless": DOC.removeprefix("!eson/1\n"),
+    "prose": "hello: world, this is not it\nand more\n",
+}
+
+
+@pytest.mark.parametrize("tag", ["", "eson", "yaml", "text", "csv", "made-up", "python", "sh"])
+@pytest.mark.parametrize("close", ["```\n", "``` thanks!\n", ""])
+@pytest.mark.parametrize("body", list(BODIES))
+def test_locate_and_the_stream_read_fences_alike(tag: str, close: str, body: str) -> None:
+    text = BODIES[body]
+    inner = text[:-1] + close if close != "```\n" else text + close  # mid-line or own line
+    reply = f"Here it is:\n```{tag}\n{inner}Bye.\n" if close else f"```{tag}\n{text}"
+    try:
+        whole: object = dump(eson.parse_reply(reply, PReview, formats=("eson",)))
+    except eson.ESONError as exc:
+        whole = type(exc)
+    for size in (1, 6):
+        try:
+            stream: object = dump(streamed(PReview, reply, size))
+        except eson.ESONError as exc:
+            stream = type(exc)
+        assert stream == whole, (reply, size)
+    expected_value = body != "prose" and tag not in ("python", "sh")
+    assert (whole == VALUE) is expected_value, reply
