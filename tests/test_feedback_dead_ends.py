@@ -506,3 +506,50 @@ def test_locate_and_the_stream_read_fences_alike(tag: str, close: str, body: str
         assert stream == whole, (reply, size)
     expected_value = body != "prose" and tag not in ("python", "sh")
     assert (whole == VALUE) is expected_value, reply
+
+
+# -- the loop: a model that fixes only what the feedback tells it -------------------------
+
+
+class SlipModel:
+    """Copies ``[N]``, writes spaces for TABs and a trailing TAB, in a ```yaml fence.
+
+    It fixes a slip only when the feedback names it, so the loop ends only
+    if every feedback text says what to change.
+    """
+
+    def __init__(self) -> None:
+        self.count = False  # writes the number of rows, not N
+        self.tabs = False  # separates cells by TABs
+        self.trail = True  # ends the first row with a TAB
+
+    def reply(self, feedback: str | None) -> str:
+        if feedback is not None:
+            self.count = self.count or "must be the number of rows that follow" in feedback
+            self.tabs = self.tabs or "this row uses spaces" in feedback
+            self.trail = self.trail and "this row ends with a TAB" not in feedback
+        rows = [["1", "high", "a.py", "3", "bad"], ["2", "low", "b.py", "4", "zeta"]]
+        lines = [("\t" if self.tabs else "  ").join(row) for row in rows]
+        if self.trail:
+            lines[0] += "\t"
+        head = HEAD if self.count else HEAD.replace("[2]", "[N]")
+        return "Here you go:\n```yaml\n" + head + "\n".join(lines) + "\n```\nHope this helps!"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_every_slip_is_fixed_from_the_feedback_alone(model: type) -> None:
+    fake = SlipModel()
+    feedback: str | None = None
+    texts: list[str] = []
+    for _ in range(4):
+        try:
+            value = eson.parse_reply(fake.reply(feedback), model)
+        except eson.ESONError as error:
+            feedback = error.feedback
+            texts.append(str(error))
+            continue
+        assert dump(value) == VALUE
+        break
+    else:
+        pytest.fail(f"the loop did not end: {texts}")
+    assert len(texts) == 3, texts  # one round per slip: [N], spaces, the trailing TAB

@@ -835,19 +835,22 @@ def width_hint(text: str, width: int, got: int) -> str:
     """
     if width < 2:
         return ""
-    if got > width and text.endswith("\t") and len(text.rstrip("\t").split("\t")) == width:
+    body = text.rstrip("\t")
+    trailing = len(body) < len(text)
+    if got > width and trailing and len(body.split("\t")) == width:
         return (
             ": cells are separated by TAB characters, and this row ends with a TAB "
             "(it starts an empty extra cell); remove the TAB after the last cell"
         )
-    if got >= width or " " not in text:
+    if " " not in body or len(body.split("\t")) >= width:
         return ""
-    body = text.strip(" ")
-    spaced = "\t" in text
-    if len(_SPACE_RUN.split(body)) == width or len(body.replace("\t", " ").split()) == width:
+    words = body.strip(" ")
+    spaced = "\t" in words
+    if len(_SPACE_RUN.split(words)) == width or len(words.replace("\t", " ").split()) == width:
         where = "in place of some TABs" if spaced else "instead"
+        also = ", and ends with a TAB: remove it" if trailing else ""
         return (
-            f": cells are separated by TAB characters, and this row uses spaces {where}; "
+            f": cells are separated by TAB characters, and this row uses spaces {where}{also}; "
             "put one TAB between cells"
         )
     if not spaced:
