@@ -487,7 +487,9 @@ BODIES = {
 }
 
 
-@pytest.mark.parametrize("tag", ["", "eson", "yaml", "text", "csv", "made-up", "python", "sh"])
+@pytest.mark.parametrize(
+    "tag", ["", "eson", "toon", "json", "yaml", "text", "csv", "made-up", "python", "sh"]
+)
 @pytest.mark.parametrize("close", ["```\n", "``` thanks!\n", ""])
 @pytest.mark.parametrize("body", list(BODIES))
 def test_locate_and_the_stream_read_fences_alike(tag: str, close: str, body: str) -> None:
@@ -553,3 +555,17 @@ def test_every_slip_is_fixed_from_the_feedback_alone(model: type) -> None:
     else:
         pytest.fail(f"the loop did not end: {texts}")
     assert len(texts) == 3, texts  # one round per slip: [N], spaces, the trailing TAB
+
+
+def test_an_empty_fence_is_skipped_alike() -> None:
+    reply = f"```eson\n```\nNow the real one:\n```eson\n{DOC}```\n"
+    assert dump(eson.parse_reply(reply, PReview)) == VALUE
+    assert dump(streamed(PReview, reply, 3)) == VALUE
+
+
+def test_the_toon_stream_reads_a_fence_by_its_content_too() -> None:
+    toon_text = "kind: review\nfindings[1]{severity,file,line,message}:\n  high,a.py,3,bad\n"
+    reply = f"```eson\n{DOC}```\n```yaml\n{toon_text}```\n"
+    decoder = eson.StreamDecoder(PReview, format="toon")
+    decoder.feed(reply)
+    assert decoder.close() == eson.parse_reply(reply, PReview, formats=("toon",))

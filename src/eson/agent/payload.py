@@ -61,7 +61,6 @@ __all__ = [
     "extract",
     "fence_closing",
     "fence_opening",
-    "is_format_tag",
     "is_payload_tag",
     "locate",
     "starts_eson",
@@ -323,15 +322,6 @@ def fence_closing(line: str, close: re.Pattern[str], inline: bool = True) -> str
 def is_payload_tag(tag: str) -> bool:
     """Whether a fence with this language tag may hold a payload (not code in :data:`CODE_TAGS`)."""
     return tag.lower() not in CODE_TAGS
-
-
-def is_format_tag(tag: str) -> bool:
-    """Whether a fence's tag says its content is a payload (empty, ``eson``, ``toon``, ``json``).
-
-    Such a fence is read as a payload whatever its content; a fence with any
-    other non-code tag (``yaml``, ``text`` ...) only when its content is one.
-    """
-    return tag.lower() in _PAYLOAD_TAGS
 
 
 def _lines_of(text: str, final: bool) -> tuple[list[str], bool]:

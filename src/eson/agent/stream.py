@@ -27,7 +27,6 @@ from typing import Any, Generic, Literal, TypeVar, overload
 from eson.agent.payload import (
     fence_closing,
     fence_opening,
-    is_format_tag,
     is_payload_tag,
     starts_eson,
     starts_fenced,
@@ -59,9 +58,9 @@ class _ReplyFilter:
 
     Before the document: prose is skipped; a code fence tagged with the
     format (or untagged) opens it; a fence with another non-code tag
-    (``yaml``, ``text`` ...) opens it when its first line starts a document
-    of the format, as :func:`eson.agent.payload.locate` reads such fences
-    by their content; ``!eson/...``, or an entry of a declared name (typed),
+    (``json``, ``yaml``, ``text`` ...) opens it when its first line starts
+    a document of the format, as :func:`eson.agent.payload.locate` reads
+    such fences by their content; ``!eson/...``, or an entry of a declared name (typed),
     starts an unfenced one.  Inside a fence, its closing line -- or a closing
     marker at the end of a line, the text before it kept as the last line --
     ends the document; anything after the document is ignored.
@@ -116,12 +115,15 @@ class _ReplyFilter:
                     self.skipped += 1
                     continue
                 rest = fence_closing(line, self.fence)
-                if not is_format_tag(self.tag) and not starts_fenced(
-                    line if rest is None else rest, self.format, self.names
-                ):
-                    # read by its content, as locate reads it: no document here
+                if rest == "":  # the fence closes with nothing in it
+                    self.skipped += 1
+                    self.state = "before"
+                    continue
+                first = line if rest is None else rest
+                trusted = self.tag in ("", self.format)  # else read by its content, as locate does
+                if not trusted and not starts_fenced(first, self.format, self.names):
                     if self.seen is None:
-                        self.seen = (self.tag, line if rest is None else rest)
+                        self.seen = (self.tag, first)
                     self.skipped += 1
                     self.state = "code" if rest is None else "before"
                     continue
@@ -136,9 +138,9 @@ class _ReplyFilter:
                 if opening is not None:
                     _, tag, self.fence = opening
                     self.tag = tag
-                    # JSON is no streamed format: a JSON fence is skipped like code.
-                    payload = is_payload_tag(tag) and not tag.startswith("json")
-                    self.state = "fence-start" if payload else "code"
+                    # a fence tagged otherwise than the format (json, yaml ...) is
+                    # read when its first line starts a document (fence-start)
+                    self.state = "fence-start" if is_payload_tag(tag) else "code"
                     self.skipped += 1
                 elif self._starts(line):
                     self.state = "open"
