@@ -566,12 +566,13 @@ def starts_eson(line: str, names: Collection[str] | None) -> bool:
 
 
 def starts_fenced(line: str, format: str, names: Collection[str] | None = None) -> bool:
-    """Whether a fenced block whose tag names no payload format starts a ``format`` document here.
+    """Whether a fenced block tagged other than ``format`` starts a ``format`` document here.
 
     Its first non-blank ``line``: the ``!eson/`` header or an ESON entry
     (``format="eson"``), a TOON ``key: ...`` line (``"toon"``).  The stream's
-    reply filter reads fences such as ```` ```yaml ```` by this test, the
-    first-line form of the content rule :func:`locate` applies.
+    reply filter reads fences such as ```` ```yaml ```` or ```` ```json ````
+    by this test, the first-line form of the content rule :func:`locate`
+    applies.
     """
     first = line.strip()
     if format == "toon":

@@ -60,10 +60,10 @@ class _ReplyFilter:
     format (or untagged) opens it; a fence with another non-code tag
     (``json``, ``yaml``, ``text`` ...) opens it when its first line starts
     a document of the format, as :func:`eson.agent.payload.locate` reads
-    such fences by their content; ``!eson/...``, or an entry of a declared name (typed),
-    starts an unfenced one.  Inside a fence, its closing line -- or a closing
-    marker at the end of a line, the text before it kept as the last line --
-    ends the document; anything after the document is ignored.
+    such fences by their content; ``!eson/...``, or an entry of a declared
+    name (typed), starts an unfenced one.  Inside a fence, its closing line
+    -- or a closing marker at the end of a line, the text before it kept as
+    the last line -- ends the document; anything after it is ignored.
     """
 
     __slots__ = ("closed", "fence", "format", "names", "seen", "skipped", "state", "tag")
