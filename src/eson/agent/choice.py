@@ -26,7 +26,19 @@ The rules, in order:
 3. A format that cannot hold the value (ESON needs an object root with ESON
    names, columnar JSON a value without ``#c``/``#r`` look-alikes) is
    skipped.
-4. The candidate with the fewest tokens (or bytes, or characters: ``by=``)
+4. **Lint**: a candidate whose text :func:`eson.lint` fails (an error
+   finding: W1, W4, or W6 unless turned off) is dropped, so the choice
+   always lints clean -- ESON, columnar and compact JSON as ``lint(text)``
+   reads them, TOON as ``lint(text, toon=True)`` reads it (without
+   ``toon=True`` the linter reports every TOON text as neither ESON nor
+   JSON).  Compact JSON whose numbers Python spells otherwise than
+   JavaScript (``1.0``, ``1e-07``), which the linter's W1 measures as
+   longer than minified, is written with JavaScript's spelling (``1``,
+   ``1e-7``: the same numbers); when even that fails (an integer beyond
+   2**53, which JavaScript cannot hold exactly, or a float JavaScript would
+   write as one) and no other candidate is left, :func:`choose` raises
+   rather than return a text that fails.
+5. The candidate with the fewest tokens (or bytes, or characters: ``by=``)
    wins; a tie goes to the format listed first in ``accept``.
 
 Every candidate is counted exactly -- texts that are identical (columnar
@@ -37,14 +49,17 @@ JSON of a value without record arrays *is* compact JSON) are counted once
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from eson.agent.formats import FORMAT_NAMES, Format, plain_value, render
+from eson.agent.linter import LintFinding, lint
 from eson.agent.negotiation import accepted_formats
 from eson.agent.profile import carve_out_keys
-from eson.errors import ESONError
+from eson.errors import EncodeError, ESONError
+from eson.wire.eson_numbers import format_float
 
 __all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "choose"]
 
@@ -97,6 +112,52 @@ def _breaks_w6(format: Format, text: str, plain: Any) -> list[str]:
     return []
 
 
+def _lint_errors(format: Format, text: str, protect_irreversible: bool) -> list[LintFinding]:
+    """The error findings :func:`eson.lint` reports for a candidate (W6 only when protected)."""
+    return [
+        finding
+        for finding in lint(text, toon=format == "toon")
+        if finding.level == "error" and (protect_irreversible or finding.rule != "W6")
+    ]
+
+
+# A JSON string (kept as it is) or a number (respelled).
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+_EXACT_INTEGER = 2**53
+
+
+def _javascript_spelling(text: str) -> str | None:
+    """Compact JSON with its numbers as ``JSON.stringify`` writes them (``1.0`` -> ``1``).
+
+    ``None`` when a number would change for some reader: an integer beyond
+    2**53, which a JavaScript reader cannot hold exactly, or a float that
+    JavaScript writes as such an integer (``6.65e+16``), which a Python
+    reader would take as another number.
+    """
+    exact = True
+
+    def spell(match: re.Match[str]) -> str:
+        nonlocal exact
+        token = match.group(0)
+        if token[0] == '"':
+            return token
+        if not any(char in token for char in ".eE"):
+            if abs(int(token)) > _EXACT_INTEGER:
+                exact = False
+            return token
+        number = float(token)
+        if number.is_integer() and abs(number) <= _EXACT_INTEGER:
+            return str(int(number))
+        spelled = format_float(number)
+        spelled = spelled[:-2] if spelled.endswith(".0") else spelled
+        if not any(char in spelled for char in ".e"):
+            exact = False  # 6.65e+16 as digits: a Python reader would take another integer
+        return spelled
+
+    spelled = _JSON_TOKEN.sub(spell, text)
+    return spelled if exact else None
+
+
 def choose(
     value: Any,
     *,
@@ -121,7 +182,9 @@ def choose(
             of dense formats).
 
     Raises:
-        eson.EncodeError: when not even compact JSON can hold the value.
+        eson.EncodeError: when not even compact JSON can hold the value, or
+            no candidate passes :func:`eson.lint` (compact JSON of an
+            integer beyond 2**53, when no other format is accepted).
         ImportError: for ``by="tokens"`` without the ``tokens`` extra.
         ValueError: for an unknown ``by`` or ``encoding``.
     """
@@ -134,6 +197,7 @@ def choose(
     plain = plain_value(value)
     texts: dict[Format, str] = {}
     dropped: list[str] = []
+    failures: list[str] = []
     for format in order:
         try:
             text = render(value, format, number=number)
@@ -146,7 +210,22 @@ def choose(
             if fields:
                 dropped.append(f"{FORMAT_NAMES[format]} (W6: {', '.join(fields[:3])})")
                 continue
+        errors = _lint_errors(format, text, protect_irreversible)
+        if errors and format in ("json", "columnar"):
+            spelled = _javascript_spelling(text)
+            if spelled is not None and not _lint_errors(format, spelled, protect_irreversible):
+                text, errors = spelled, []
+        if errors:
+            rules = ", ".join(dict.fromkeys(finding.rule for finding in errors))
+            dropped.append(f"{FORMAT_NAMES[format]} (lint {rules})")
+            failures.append(f"{FORMAT_NAMES[format]}: {errors[0]}")
+            continue
         texts[format] = text
+    if not texts:
+        raise EncodeError(
+            "no accepted format writes this value so that eson.lint passes; "
+            + "; ".join(failures)[:300]
+        )
     unique = list(dict.fromkeys(texts.values()))
     counted = dict(zip(unique, _measure(unique, by, encoding)))
     sizes: dict[str, int] = {format: counted[text] for format, text in texts.items()}

@@ -8,18 +8,28 @@ answer.  :func:`locate` finds the payload and says which format it is;
 
 The rules, in order:
 
-1. **Candidates.**  Every fenced block whose language tag is empty, ``eson``,
-   ``toon``, ``json`` (or ``text``/``txt``/``plaintext``) is a candidate (a
-   fence that is never closed -- a reply cut off -- runs to the end); so is
-   each document found in the text outside fences: an ESON document from its
-   ``!eson/1`` line to where its last section's rows end, a JSON object or
-   array, a TOON block.  Fences in other languages (```` ```python ````) are
-   code, never payloads.
+1. **Candidates.**  Every fenced block is a candidate unless its language
+   tag names a programming language (:data:`CODE_TAGS`: ```` ```python ````,
+   ```` ```bash ````, ```` ```sql ```` ... are code, never payloads): an
+   empty tag, ``eson``, ``toon``, ``json``, and any other word -- ``yaml``,
+   ``yml``, ``tsv``, ``csv``, ``text``, ``md`` -- since models label data
+   fences by guesswork.  A fence that is never closed -- a reply cut off --
+   runs to the end; a closing fence written at the end of a line
+   (```` 3<TAB>zeta``` hope this helps ````) closes the fence there: the
+   text before it is the block's last line, what follows is prose.  So is
+   each document found in the text outside fences a candidate: an ESON
+   document from its ``!eson/1`` line to where its last section's rows end,
+   a JSON object or array, a TOON block.
 2. **Format.**  Each candidate's format comes from its content (``!eson/``
-   first, JSON that parses, TOON ``key: value`` lines, ESON entries), the
-   fence tag breaking ties; a header-less ESON document or a bare TOON block
-   outside fences counts only when it starts with a name the schema declares
-   (``names``), since prose can look like either.
+   first, JSON that parses, TOON ``key: value`` lines, ESON entries), never
+   from a tag such as ``yaml``; only a tag naming a payload format
+   (``eson``, ``toon``, ``json``) breaks ties, so that content broken in the
+   tagged format reaches that format's reader and its error.  A header-less
+   ESON document or a bare TOON block outside fences counts only when it
+   starts with a name the schema declares (``names``), since prose can look
+   like either.  When no candidate is found, the error names the fenced
+   block that was there and what its first line holds (``a ```yaml block
+   that is neither ESON nor TOON: 'kind: [x'``).
 3. **Choice.**  The candidate in the format listed first in ``formats``
    wins; among several in that format a fenced one beats an unfenced one, and
    the last beats earlier ones (models put the answer after examples and
@@ -44,15 +54,19 @@ from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
 from eson.wire.toon_stream import ends_document
 
 __all__ = [
+    "CODE_TAGS",
     "FORMATS",
     "Format",
     "Payload",
     "extract",
+    "fence_closing",
     "fence_opening",
     "is_payload_tag",
     "locate",
     "starts_eson",
+    "starts_fenced",
     "starts_toon",
+    "unread_fence",
 ]
 
 Format = Literal["eson", "toon", "json"]
@@ -62,7 +76,23 @@ FORMATS: tuple[Format, ...] = ("eson", "toon", "json")
 
 _FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.\-]*)[^`]*")
 _PAYLOAD_TAGS = {"": None, "eson": "eson", "toon": "toon", "json": "json", "jsonc": "json"}
-_TEXT_TAGS = frozenset({"text", "txt", "plaintext", "plain"})
+
+#: Fence language tags that name a programming language, shell or markup:
+#: such a fence holds code, never a payload.  Every other tag (``yaml``,
+#: ``csv``, ``text``, a word a model made up) is read by its content.
+CODE_TAGS = frozenset(
+    {
+        "bash", "c", "c++", "clojure", "cpp", "cs", "csharp", "css", "console", "dart",
+        "diff", "dockerfile", "elixir", "erlang", "fish", "fsharp", "go", "golang",
+        "graphql", "groovy", "haskell", "html", "java", "javascript", "js", "jsx",
+        "julia", "kotlin", "kt", "latex", "lisp", "lua", "make", "makefile", "matlab",
+        "nim", "nix", "objc", "ocaml", "perl", "php", "powershell", "proto", "ps1",
+        "py", "py3", "python", "python3", "r", "rb", "regex", "ruby", "rs", "rust",
+        "scala", "scheme", "sh", "shell", "shellscript", "sql", "swift", "tex", "ts",
+        "tsx", "typescript", "vb", "vue", "xml", "zig", "zsh",
+    }
+)  # fmt: skip
+_QUOTE = re.compile(r'(?<!\\)"')
 _TOON_KEY = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)'
 _TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
 _TOON_ROOT = re.compile(r"\[[0-9]+[\t|]?\](?:\{[^}\n]*\})?:.*")
@@ -191,7 +221,7 @@ def locate(
             if crlf:
                 chosen = replace(chosen, crlf=True)
             return chosen
-    raise DecodeError(_nothing_found(allowed, reply), line=1)
+    raise DecodeError(_nothing_found(allowed, reply, fenced), line=1)
 
 
 def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
@@ -212,12 +242,35 @@ def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
     return tuple(chosen)
 
 
-def _nothing_found(allowed: Sequence[str], reply: str) -> str:
+def _nothing_found(allowed: Sequence[str], reply: str, fenced: Sequence[_Block] = ()) -> str:
     names = [name.upper() for name in allowed]
     wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     if not reply.strip():
         return f"the reply is empty; expected a {wanted} document"
-    return f"no {wanted} document found in the reply"
+    message = f"no {wanted} document found in the reply"
+    for block in fenced:
+        start, end = _trimmed(block.lines)
+        if start < end:
+            return f"{message}: {unread_fence(block.tag or '', block.lines[start], allowed)}"
+    return message
+
+
+def unread_fence(tag: str, first: str, allowed: Sequence[str]) -> str:
+    """What a fenced block that held no payload was, for the error: its tag and first line.
+
+    ``a ```yaml block that is neither ESON nor TOON: 'kind: [x'`` (a code
+    fence: ``a ```python block (code, never read as a payload): ...``).
+    Shared by :func:`locate` and the stream's reply filter.
+    """
+    names = [("ESON" if name == "eson/1" else name.upper()) for name in allowed]
+    if len(names) == 1:
+        neither = f"not {names[0]}"
+    else:
+        neither = "neither " + ", ".join(names[:-1]) + " nor " + names[-1]
+    label = f"```{echo(tag, 20)[1:-1]}" if tag else "bare ```"
+    if not is_payload_tag(tag):
+        return f"a {label} block (code, never read as a payload): {echo(first)}"
+    return f"a {label} block that is {neither}: {echo(first)}"
 
 
 # -- blocks: fenced and not -----------------------------------------------------------
@@ -233,13 +286,42 @@ def fence_opening(line: str) -> tuple[str, str, re.Pattern[str]] | None:
     if opening is None:
         return None
     indent, marker, tag = opening.groups()
-    close = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+    char = re.escape(marker[0])
+    # A closing line, or (group "data") a line whose text ends in the closing
+    # marker, prose possibly after it: "3\tzeta``` hope this helps".
+    close = re.compile(
+        rf" {{0,3}}{char}{{{len(marker)},}}[ \t]*"
+        rf"|(?P<data>[^{char}]*?[^{char} \t][^{char}]*?){char}{{{len(marker)},}}.*"
+    )
     return indent, tag.lower(), close
 
 
+def fence_closing(line: str, close: re.Pattern[str], inline: bool = True) -> str | None:
+    """Whether ``line`` closes the fence whose pattern :func:`fence_opening` gave.
+
+    ``None``: it does not (the line is the fence's content).  ``""``: it is
+    a closing line.  Other text: the line ends the fence in mid-line
+    (```` 3<TAB>zeta``` hope this helps ````); the text before the marker is
+    the block's last line, and what follows it is prose, never data.  A
+    marker inside a quoted string (an odd number of ``"`` before it) is
+    data, and with ``inline=False`` (a code fence, whose code may well
+    hold a marker in a string) only a closing line closes.  Shared by
+    :func:`locate` and the stream's reply filter.
+    """
+    match = close.fullmatch(line)
+    if match is None:
+        return None
+    data = match.group("data")
+    if data is None:
+        return ""
+    if not inline or len(_QUOTE.findall(data)) % 2:
+        return None
+    return data
+
+
 def is_payload_tag(tag: str) -> bool:
-    """Whether a fence with this language tag may hold a payload (not code in another language)."""
-    return tag in _PAYLOAD_TAGS or tag in _TEXT_TAGS
+    """Whether a fence with this language tag may hold a payload (not code in :data:`CODE_TAGS`)."""
+    return tag.lower() not in CODE_TAGS
 
 
 def _lines_of(text: str, final: bool) -> tuple[list[str], bool]:
@@ -309,23 +391,30 @@ def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
             outside.append(_Block(run, line_index, False, None))
         opener = line_index + len(run)
         indent, tag, close = opening
+        inline = is_payload_tag(tag)  # a mid-line marker closes only a payload's fence
         closer: tuple[int, int] | None = None
+        last = ""  # the text before a closing marker in mid-line
         while span < len(spans):
             candidate = spans[span]
             span += 1
-            if candidate[0] > end and close.fullmatch(_line_text(reply, *candidate)):
-                closer = candidate
-                break
+            if candidate[0] > end:
+                closing = fence_closing(_line_text(reply, *candidate), close, inline)
+                if closing is not None:
+                    closer = candidate
+                    last = closing
+                    break
         if closer is None:
             body, cut = _lines_of(reply[end + 1 :], True)
             position = len(reply)
         else:
             body, cut = _lines_of(reply[end + 1 : closer[0]], False)
+            if last:
+                body.append(last)
             position = closer[1] + 1
         if indent:
             body = [_dedent(line, len(indent)) for line in body]
         fenced.append(_Block(body, opener + 1, True, tag, cut))
-        line_index = opener + 1 + len(body) + (closer is not None)
+        line_index = opener + 1 + len(body) + (closer is not None and not last)
     if position < len(reply):
         rest, cut = _lines_of(reply[position:], True)
         outside.append(_Block(rest, line_index, False, None, cut))
@@ -474,6 +563,21 @@ def starts_eson(line: str, names: Collection[str] | None) -> bool:
     if line.startswith("!eson/") and _VERSION.fullmatch(line.rstrip(" \t")):
         return True
     return names is not None and _entry_name(line) in names and head_extent(line) is not None
+
+
+def starts_fenced(line: str, format: str, names: Collection[str] | None = None) -> bool:
+    """Whether a fenced block tagged other than ``format`` starts a ``format`` document here.
+
+    Its first non-blank ``line``: the ``!eson/`` header or an ESON entry
+    (``format="eson"``), a TOON ``key: ...`` line (``"toon"``).  The stream's
+    reply filter reads fences such as ```` ```yaml ```` or ```` ```json ````
+    by this test, the first-line form of the content rule :func:`locate`
+    applies.
+    """
+    first = line.strip()
+    if format == "toon":
+        return starts_toon(first, names)
+    return _VERSION.match(first) is not None or head_extent(first) is not None
 
 
 def starts_toon(line: str, names: Collection[str] | None) -> bool:

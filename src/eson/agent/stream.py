@@ -24,7 +24,15 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Generic, Literal, TypeVar, overload
 
-from eson.agent.payload import fence_opening, is_payload_tag, starts_eson, starts_toon
+from eson.agent.payload import (
+    fence_closing,
+    fence_opening,
+    is_payload_tag,
+    starts_eson,
+    starts_fenced,
+    starts_toon,
+    unread_fence,
+)
 from eson.api import check_reading
 from eson.codecs.eson_stream import ESONBuilder
 from eson.codecs.feedback import attach_expected
@@ -48,13 +56,17 @@ StreamFormat = Literal["eson", "eson/1", "toon"]
 class _ReplyFilter:
     """The lines of the document inside a streamed reply (prose and fences dropped).
 
-    Before the document: prose is skipped; a code fence in a payload
-    language (or none) opens it; ``!eson/...``, or an entry of a declared
+    Before the document: prose is skipped; a code fence tagged with the
+    format (or untagged) opens it; a fence with another non-code tag
+    (``json``, ``yaml``, ``text`` ...) opens it when its first line starts
+    a document of the format, as :func:`eson.agent.payload.locate` reads
+    such fences by their content; ``!eson/...``, or an entry of a declared
     name (typed), starts an unfenced one.  Inside a fence, its closing line
-    ends the document; anything after the document is ignored.
+    -- or a closing marker at the end of a line, the text before it kept as
+    the last line -- ends the document; anything after it is ignored.
     """
 
-    __slots__ = ("closed", "fence", "format", "names", "skipped", "state")
+    __slots__ = ("closed", "fence", "format", "names", "seen", "skipped", "state", "tag")
 
     def __init__(self, format: StreamFormat, names: frozenset[str] | None) -> None:
         self.format = format
@@ -65,6 +77,9 @@ class _ReplyFilter:
         self.skipped = 0
         #: The document ended (its fence closed).
         self.closed = False
+        self.tag = ""  # the tag of the fence being read
+        #: The first fenced block that held no document: its tag and first line.
+        self.seen: tuple[str, str] | None = None
 
     def lines(self, lines: list[str]) -> list[str]:
         if self.state in ("open", "fenced") and self.fence is None:
@@ -76,9 +91,12 @@ class _ReplyFilter:
                 kept.append(line)
             elif state == "fenced":
                 assert self.fence is not None
-                if self.fence.fullmatch(line) is not None:
+                rest = fence_closing(line, self.fence)
+                if rest is not None:
                     self.state = "done"
                     self.closed = True
+                    if rest:
+                        kept.append(rest)
                 else:
                     kept.append(line)
             elif state == "done":
@@ -86,21 +104,43 @@ class _ReplyFilter:
             elif state == "code":
                 self.skipped += 1
                 assert self.fence is not None
-                if self.fence.fullmatch(line) is not None:
+                rest = fence_closing(line, self.fence, is_payload_tag(self.tag))
+                if rest is not None:
                     self.state = "before"
+                if self.seen is None and (line if rest is None else rest).strip():
+                    self.seen = (self.tag, line if rest is None else rest)
             elif state == "fence-start":
+                assert self.fence is not None
                 if not line.strip():
                     self.skipped += 1
                     continue
+                rest = fence_closing(line, self.fence)
+                if rest == "":  # the fence closes with nothing in it
+                    self.skipped += 1
+                    self.state = "before"
+                    continue
+                first = line if rest is None else rest
+                trusted = self.tag in ("", self.format)  # else read by its content, as locate does
+                if not trusted and not starts_fenced(first, self.format, self.names):
+                    if self.seen is None:
+                        self.seen = (self.tag, first)
+                    self.skipped += 1
+                    self.state = "code" if rest is None else "before"
+                    continue
                 self.state = "fenced"
+                if rest is not None:
+                    self.state = "done"
+                    self.closed = True
+                    line = rest
                 kept.append(line)
             else:
                 opening = fence_opening(line)
                 if opening is not None:
                     _, tag, self.fence = opening
-                    # JSON is no streamed format: a JSON fence is skipped like code.
-                    payload = is_payload_tag(tag) and not tag.startswith("json")
-                    self.state = "fence-start" if payload else "code"
+                    self.tag = tag
+                    # a fence tagged otherwise than the format (json, yaml ...) is
+                    # read when its first line starts a document (fence-start)
+                    self.state = "fence-start" if is_payload_tag(tag) else "code"
                     self.skipped += 1
                 elif self._starts(line):
                     self.state = "open"
@@ -108,6 +148,13 @@ class _ReplyFilter:
                 else:
                     self.skipped += 1
         return kept
+
+    def nothing_found(self) -> str:
+        """The error text when the reply held no document (naming a fence that held none)."""
+        message = f"no {self.format.upper()} document found in the reply"
+        if self.seen is None:
+            return message
+        return f"{message}: {unread_fence(self.seen[0], self.seen[1], (self.format,))}"
 
     def _starts(self, line: str) -> bool:
         if self.format == "eson":
@@ -329,7 +376,7 @@ class StreamDecoder(Generic[T]):
                 kept = self._filter.lines([last])
                 last = kept[0] if kept else None
             if self._filter is not None and self._filter.state in ("before", "code", "fence-start"):
-                raise DecodeError(f"no {self.format.upper()} document found in the reply", line=1)
+                raise DecodeError(self._filter.nothing_found(), line=1)
             self._reader.finish(last)
             self._check_swallowed()
             result = self._builder.result() if self.keep else None

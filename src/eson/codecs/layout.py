@@ -105,9 +105,17 @@ class ValueLayout:
     constraints: tuple[str, ...] = ()
     output_only: bool = False
 
-    def notes(self) -> str:
-        """What follows the type words: ``" or null, >= 0; optional, default 0 -- desc"``."""
-        text = " or null" if self.nullable else ""
+    def notes(self, null: bool = True) -> str:
+        """What follows the type words: ``" or null, >= 0; optional, default 0 -- desc"``.
+
+        A list or object that may be null says so on its own level (``",
+        or null for no list"``), apart from items that may be null, which
+        the type words say (``"list of (strings or null)"``).  ``null=False``
+        leaves the null part out (for a caller that words it itself).
+        """
+        text = ""
+        if self.nullable and null:
+            text = _null_words(self.words)
         if self.constraints:
             text += ", " + ", ".join(self.constraints)
         if self.output_only:
@@ -206,7 +214,7 @@ class DocumentLayout:
             lines.append(f"{self.first_line}    (first line, exactly)")
         for entry in self.entries:
             if not entry.columns and entry.kind is not EntryKind.RECORD:
-                lines.append(_scalar_line(entry))
+                lines.append(_scalar_line(entry, self.format))
                 continue
             head = entry.header
             note = _entry_note(entry, self.format)
@@ -215,11 +223,25 @@ class DocumentLayout:
         return lines
 
 
-def _scalar_line(entry: EntryLayout) -> str:
-    notes = entry.value.notes()
+def _null_words(words: str) -> str:
+    """``" or null"``; for a list or object ``", or null for no list"``, never read as its items'."""
+    if words.startswith("list"):
+        return ", or null for no list"
+    if words.startswith("object"):
+        return ", or null for no object"
+    return " or null"
+
+
+def _scalar_line(entry: EntryLayout, format: LayoutFormat = "eson") -> str:
+    value = entry.value
     if entry.kind is EntryKind.SCALAR_ARRAY:
-        return f"{entry.header}    N values, each {entry.element or 'a JSON value'}{notes}"
-    return f"{entry.header}{notes}"
+        # "each ..." is the items' level; a null list is a scalar entry of its own
+        text = f"{entry.header}    N values, each {entry.element or 'a JSON value'}"
+        if value.nullable:
+            null = f"{entry.name}=null" if format == "eson" else f"{entry.name}: null"
+            text += f"; or {null} for no list"
+        return text + value.notes(null=False)
+    return f"{entry.header}{value.notes()}"
 
 
 def _entry_note(entry: EntryLayout, format: LayoutFormat) -> str:
@@ -261,7 +283,10 @@ def _choice_text(value: object) -> str:
 def type_words(annotation: Any, binding: Binding, depth: int = 0) -> str:
     """An annotation in plain words: ``"integer"``, ``"list of strings"``, ``"one of a, b"``.
 
-    ``None`` in a union is left out (callers say "or null" themselves).
+    ``None`` in a union at the top is left out (callers say "or null"
+    themselves); inside a list, tuple or mapping it stays on its own level,
+    in parentheses: ``list[str | None]`` is ``"list of (strings or null)"``,
+    so that it cannot be read as ``list[str] | None``.
     """
     rest, _ = strip_none(annotation)
     bare, metadata = unwrap(rest)
@@ -287,12 +312,18 @@ def type_words(annotation: Any, binding: Binding, depth: int = 0) -> str:
             return "JSON list" if kind != "mapping" else "JSON object"
         args = container_args(bare)
         if kind == "mapping":
-            value_words = type_words(args[1], binding, depth + 1) if len(args) == 2 else "any"
+            if len(args) != 2:
+                return "object of any values by key"
+            value_words = type_words(args[1], binding, depth + 1)
+            if _may_be_null(args[1]):
+                return f"object of ({value_words} or null) values by key"
             return f"object of {value_words} values by key"
         if kind == "tuple" and not (len(args) == 2 and args[1] is Ellipsis):
-            inner = ", ".join(type_words(arg, binding, depth + 1) for arg in args)
+            inner = ", ".join(_item_words(arg, binding, depth + 1) for arg in args)
             return f"list [{inner}]"
         element = type_words(args[0], binding, depth + 1)
+        if _may_be_null(args[0]):
+            return f"list of ({_plural(element)} or null)"
         return f"list of {_plural(element)}"
     shape = binding.model_shape(bare)
     if shape == "record":
@@ -316,10 +347,28 @@ def type_words(annotation: Any, binding: Binding, depth: int = 0) -> str:
     return "JSON value"
 
 
+def _may_be_null(annotation: Any) -> bool:
+    """Whether ``None`` is among an annotation's values (``X | None``, ``Optional[X]``)."""
+    _, nullable = strip_none(annotation)
+    return nullable
+
+
+def _item_words(annotation: Any, binding: Binding, depth: int) -> str:
+    """An item's words inside a container, its null in parentheses: ``"(string or null)"``."""
+    words = type_words(annotation, binding, depth)
+    return f"({words} or null)" if _may_be_null(annotation) and words != "null" else words
+
+
+def element_words(annotation: Any, binding: Binding) -> str:
+    """A scalar array's element type in words, ``" or null"`` included when items may be null."""
+    words = type_words(annotation, binding)
+    return f"{words} or null" if _may_be_null(annotation) and words != "null" else words
+
+
 def _field_words(item: FieldSchema, binding: Binding, depth: int) -> str:
     words = type_words(item.annotation, binding, depth)
     _, nullable = strip_none(item.annotation)
-    return f"{words} or null" if nullable else words
+    return f"{words}{_null_words(words)}" if nullable else words
 
 
 def _constraints(annotation: Any, words: str) -> tuple[str, ...]:
@@ -453,7 +502,7 @@ def _eson_entry(item: FieldSchema, schema: DocumentSchema, value: ValueLayout) -
             exact=record.uniform,
         )
     if kind is EntryKind.SCALAR_ARRAY:
-        element = type_words(item.cell.annotation, schema.binding)
+        element = element_words(item.cell.annotation, schema.binding)
         return EntryLayout(item.wire, kind, f"{item.wire}[N]", value, element=element)
     if kind is EntryKind.MAPPING:
         return EntryLayout(item.wire, kind, f"{item.wire}{{<keys>}}", value)
@@ -529,7 +578,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
             )
         elif shape.kind is Kind.SCALARS:
             element = (
-                type_words(shape.element.annotation, schema.binding)
+                element_words(shape.element.annotation, schema.binding)
                 if shape.element is not None
                 else None
             )

@@ -67,6 +67,7 @@ __all__ = [
     "swallowed_entry_error",
     "text_of",
     "width_error",
+    "width_hint",
 ]
 
 #: The first line of every ESON 1.x document.
@@ -389,7 +390,9 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
                     line, notes = repaired
                     _note(log, line_no, notes, _NAME_START.match(line).group(0))  # type: ignore[union-attr]
                     continue  # read again, now as a canonical head
-            raise DecodeError(f"invalid entry {echo(line)}", line=line_no)
+            raise placeholder_count_error(line, line_no) or DecodeError(
+                f"invalid entry {echo(line)}", line=line_no
+            )
         name, count_text, field_text = match.groups()
         if name in seen:
             raise DecodeError(f"duplicate name {echo(name)}", line=line_no, section=name)
@@ -729,7 +732,12 @@ def split_rows(section: Section) -> list[list[str]]:
                 if stray_error is not None:
                     raise stray_error
                 raise width_error(
-                    width, len(cells), section.name, offset + 1, section.line + 1 + offset
+                    width,
+                    len(cells),
+                    section.name,
+                    offset + 1,
+                    section.line + 1 + offset,
+                    section.body[offset],
                 )
     if section.numbered:
         _check_numbering(section, rows)
@@ -758,7 +766,7 @@ def split_row(
         return []
     cells = line.split("\t")
     if len(cells) != len(fields):
-        raise width_error(len(fields), len(cells), section, row, line_no)
+        raise width_error(len(fields), len(cells), section, row, line_no, line)
     if numbered and cells[0] != number_text(row):
         _check_number(cells[0], row, section, line_no)
     return cells
@@ -775,8 +783,79 @@ def number_text(row: int) -> str:
     return str(row)
 
 
-def width_error(width: int, got: int, section: str, row: int, line_no: int) -> DecodeError:
-    return DecodeError(f"expected {width} cells, got {got}", line=line_no, section=section, row=row)
+_PLACEHOLDER_HEAD = re.compile(rf"({NAME_PATTERN})\[([^\]\n]*)\](?:\{{[^}}\n]*\}})?[ \t:]*")
+
+
+def placeholder_count_error(line: str, line_no: int) -> DecodeError | None:
+    """The error for a head whose count is a word, not digits: ``findings[N]{...}``, ``[n]``, ``[...]``.
+
+    Models copy the ``N`` of a prompt's layout literally; the error says
+    that ``N`` stands for the number of rows sent.  ``None`` for any other line.
+    """
+    match = _PLACEHOLDER_HEAD.fullmatch(line)
+    if match is None:
+        return None
+    name, count = match.groups()
+    if count.strip(" \t").isdigit():
+        return None
+    shown = name if len(name) <= 40 else name[:37] + "..."
+    return DecodeError(
+        f"invalid entry {echo(line)}: the count [{echo(count, 10)[1:-1]}] must be the number "
+        f"of rows that follow, in digits: write {shown}[3] for 3 rows",
+        line=line_no,
+        section=name,
+    )
+
+
+def width_error(
+    width: int, got: int, section: str, row: int, line_no: int, text: str | None = None
+) -> DecodeError:
+    """A row with the wrong number of cells; ``text`` (the row) lets the message say why.
+
+    Models put spaces where TABs belong, or a TAB after the last cell: the
+    message then says that cells are separated by TAB characters and what
+    this row did instead (:func:`width_hint`).
+    """
+    hint = width_hint(text, width, got) if text is not None else ""
+    return DecodeError(
+        f"expected {width} cells, got {got}{hint}", line=line_no, section=section, row=row
+    )
+
+
+_SPACE_RUN = re.compile(r" {2,}|\t")
+
+
+def width_hint(text: str, width: int, got: int) -> str:
+    """Why a row has ``got`` cells instead of ``width``, when the row shows it (else ``""``).
+
+    ``": cells are separated by TAB characters, and this row separates them
+    with spaces"`` for a row that has the ``width`` cells once runs of spaces
+    (or single spaces) count as TABs; ``"...; this row ends with a TAB"``
+    for one whose extra cells are empty ones after a trailing TAB.
+    """
+    if width < 2:
+        return ""
+    body = text.rstrip("\t")
+    trailing = len(body) < len(text)
+    if got > width and trailing and len(body.split("\t")) == width:
+        return (
+            ": cells are separated by TAB characters, and this row ends with a TAB "
+            "(it starts an empty extra cell); remove the TAB after the last cell"
+        )
+    if " " not in body or len(body.split("\t")) >= width:
+        return ""
+    words = body.strip(" ")
+    spaced = "\t" in words
+    if len(_SPACE_RUN.split(words)) == width or len(words.replace("\t", " ").split()) == width:
+        where = "in place of some TABs" if spaced else "instead"
+        also = ", and ends with a TAB: remove it" if trailing else ""
+        return (
+            f": cells are separated by TAB characters, and this row uses spaces {where}{also}; "
+            "put one TAB between cells"
+        )
+    if not spaced:
+        return ": cells are separated by TAB characters, and this row has none (only spaces)"
+    return ""
 
 
 _ROW_NUMBERS: list[str] = []

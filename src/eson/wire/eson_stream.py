@@ -504,7 +504,7 @@ class LineReader:
             if self._split:
                 cells = line.split("\t")
                 if len(cells) != self._width:
-                    raise width_error(self._width, len(cells), head.name, row, self.line_no)
+                    raise width_error(self._width, len(cells), head.name, row, self.line_no, line)
                 if self._numbered and cells[0] != number_text(row):
                     split_row(line, self._fields, True, head.name, row, self.line_no)
             elif head.kind == "array":
@@ -536,7 +536,7 @@ class LineReader:
         ):
             # a wrong cell count comes before a wrong n, as split_rows checks them
             self._bad = width_error(
-                self._width, line.count("\t") + 1, bad.section or "", row, self.line_no
+                self._width, line.count("\t") + 1, bad.section or "", row, self.line_no, line
             )
         self._left -= 1
         if not self._left:

@@ -308,6 +308,14 @@ def _parse_header(content: str, bracket: int, strict: bool) -> Header:
             if 0 < close < bracket + 40
             else content[bracket : bracket + 12]
         )
+        inside = shown[1:-1] if shown.endswith("]") else ""
+        if inside and not any(char.isdigit() for char in inside):
+            # a layout's "N" (or "n", "count", "...") copied literally
+            name = content[:bracket] if bracket <= 40 else content[:37] + "..."
+            raise _MalformedHeaderError(
+                f"invalid bracket segment {echo(shown)}: the count must be the number of "
+                f"rows or items that follow, in digits: write {name}[3] for 3 of them"
+            )
         raise _MalformedHeaderError(
             f"invalid bracket segment {echo(shown)}: expected [N], [N|], [N\\t] or [N:...]"
         )
