@@ -8,6 +8,7 @@ encoders and counter, and checks the ``choose`` column of docs/benchmarks.md.
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any
 
 import msgspec
