@@ -458,3 +458,17 @@ def test_bad_arguments() -> None:
     with pytest.raises(eson.EncodeError):
         ToolResults().result({"a": float("nan")})
     assert advertise("toon").settings() == {"accept": ["toon"]}
+
+
+def test_auto_falls_back_to_compact_json_when_no_format_writes_the_value_lint_clean() -> None:
+    # JavaScript writes an integer past 2**53 shorter ("1e+30"), so eson.lint fails
+    # our compact JSON of it and eson.choose, allowed JSON only, refuses it; a tool
+    # result still goes out, as the compact JSON every client reads.
+    value = {"id": 10**30, "rows": [{"a": 1}, {"a": 2}]}
+    with pytest.raises(eson.EncodeError):
+        eson.choose(value, accept=["json"])
+    result = ToolResults(format="json").result(value, None, accept=["json"])
+    assert json.loads(text_of(result)) == value
+    result = ToolResults().result(value, None, accept=["json"])
+    assert note(result)["format"] == "json"
+    assert json.loads(text_of(result)) == value

@@ -74,7 +74,7 @@ from eson.agent.choice import Measure, choose  # noqa: E402
 from eson.agent.formats import Format, normalize_format, plain_value, render  # noqa: E402
 from eson.agent.negotiation import accepted_formats, detect  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
-from eson.errors import ESONError  # noqa: E402
+from eson.errors import EncodeError, ESONError  # noqa: E402
 
 __all__ = [
     "ACCEPT_ENV",
@@ -288,9 +288,14 @@ class ToolResults:
                 if chosen == "json":
                     raise
                 # this value does not fit that format (an ESON document is an object): choose
-        picked = choose(
-            value, accept=accepted, by=self.by, encoding=self.encoding, number=self.number
-        )
+        try:
+            picked = choose(
+                value, accept=accepted, by=self.by, encoding=self.encoding, number=self.number
+            )
+        except EncodeError:
+            # No accepted format writes this value lint-clean (an integer past
+            # 2**53, say): compact JSON is the fallback every client reads.
+            return render(value, "json"), "json", None
         return picked.text, picked.format, picked.tokens
 
     def __repr__(self) -> str:
