@@ -18,7 +18,9 @@ prompts) -> the model bases -> tools (:mod:`eson.cli`).
 
 The agent layer's names (``eson.count_tokens``, ``eson.choose``,
 ``eson.detect``, ``eson.lint``, ``eson.prompt`` ...) load on first use, so
-``import eson`` stays light and never imports a tokenizer.
+``import eson`` stays light and never imports a tokenizer.  ``eson.eval``
+(measuring a model on each format, :mod:`eson.eval`) loads on first use too,
+and imports httpx only when a run starts.
 """
 
 from __future__ import annotations
@@ -99,6 +101,7 @@ _AGENT_NAMES = frozenset(
 
 if TYPE_CHECKING:
     from eson import columnar as columnar
+    from eson import eval as eval
     from eson import toon as toon
     from eson.agent import (
         Choice,
@@ -138,7 +141,7 @@ if not TYPE_CHECKING:
             from eson import agent
 
             return getattr(agent, name)
-        if name in ("msgspec", "pydantic", "toon", "columnar", "agent"):
+        if name in ("msgspec", "pydantic", "toon", "columnar", "agent", "eval"):
             import importlib
 
             return importlib.import_module(f"eson.{name}")
