@@ -14,6 +14,8 @@ slips, so that every scoring path runs:
   safe repair); TOON task 1 a wrong ``[N]`` first, task 2 wrong twice;
   JSON task 1 in prose and a fence, task 2 a refusal, twice.
 
+``delay`` slows each reply (``max_inflight`` then shows the concurrency);
+``authorization`` is the last ``Authorization`` header.
 ``mode`` breaks it on purpose: ``"500"``, ``"429"`` (with ``Retry-After``),
 ``"429-once"``, ``"malformed"``, ``"hang"``; ``fail_after`` answers that many
 requests and then returns 500s.  ``requests`` counts POSTs.
@@ -127,8 +129,14 @@ def reply(messages: list[dict[str, str]]) -> str:
 class FakeServer:
     """The server; ``with FakeServer() as server: server.base_url`` ..."""
 
-    def __init__(self, mode: str = "ok", fail_after: int | None = None, hang: float = 5.0) -> None:
+    def __init__(
+        self, mode: str = "ok", fail_after: int | None = None, hang: float = 5.0, delay: float = 0.0
+    ) -> None:
         self.mode = mode
+        self.delay = delay
+        self.inflight = 0
+        self.max_inflight = 0
+        self.authorization: str | None = None
         self.fail_after = fail_after
         self.hang = hang
         self.requests = 0
@@ -158,6 +166,18 @@ class FakeServer:
                     fake.requests += 1
                     number = fake.requests
                     failing = fake.fail_after is not None and fake.answered >= fake.fail_after
+                    fake.authorization = self.headers.get("Authorization")
+                    fake.inflight += 1
+                    fake.max_inflight = max(fake.max_inflight, fake.inflight)
+                try:
+                    if fake.delay:
+                        fake.release.wait(fake.delay)
+                    self._answer(body, number, failing)
+                finally:
+                    with fake._lock:
+                        fake.inflight -= 1
+
+            def _answer(self, body: Any, number: int, failing: bool) -> None:
                 if self.path != "/v1/chat/completions":
                     self._send(404, '{"error": "not found"}')
                     return
@@ -204,7 +224,9 @@ class FakeServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def base_url(self) -> str:

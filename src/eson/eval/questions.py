@@ -173,7 +173,7 @@ def _candidates(document: dict[str, Any], kind: Kind) -> list[tuple[str, str]]:
         if kind == "counting":
             for field in _scalar_columns(rows, ""):
                 values = {json.dumps(row.get(field)): row.get(field) for row in rows}
-                if len(values) > len(rows) // 2:
+                if len(values) > max(2, len(rows) // 2):
                     continue  # a near-unique column makes a dull count
                 for value in values.values():
                     count = sum(
