@@ -192,9 +192,9 @@ class Report:
             lines.append(head + (f" {'cost':>9}" if priced else ""))
             for r in self.comprehension:
                 low, high = r.interval
-                score = f"{r.correct}/{r.answered}" + (
-                    "" if r.answered == r.total else f" of {r.total}"
-                )
+                score = f"{r.correct}/{r.answered}" if r.answered else "not run"
+                if 0 < r.answered < r.total:
+                    score += f" of {r.total}"
                 accuracy = f"{r.accuracy:.0%}" if r.accuracy is not None else "n/a"
                 ci = f"{low:.0%}-{high:.0%}" if r.answered else "n/a"
                 line = (
@@ -227,10 +227,11 @@ class Report:
                     f"{o['retried']:>8} {o['invalid']:>8} {o['refused']:>8} "
                     f"{g.exact:>6} {g.tokens_in:>10} {g.tokens_out:>6}"
                 )
-                if g.answered != g.total:
-                    line += f"  ({g.total - g.answered} not run)"
                 cost = self.cost(g.tokens_in, g.tokens_out)
-                lines.append(line + (f" {cost:>9.4f}" if cost is not None else ""))
+                line += f" {cost:>9.4f}" if cost is not None else ""
+                if g.answered != g.total:
+                    line += f"  ({g.total - g.answered} of {g.total} not run)"
+                lines.append(line)
         if self.stopped:
             lines += ["", f"stopped early: {self.stopped}; run again to continue from the cache"]
         return "\n".join(lines) + "\n"

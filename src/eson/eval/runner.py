@@ -14,7 +14,7 @@ from eson.errors import ESONError
 from eson.eval.cache import Answer, AnswerCache, request_key
 from eson.eval.client import ChatClient, EndpointError
 from eson.eval.questions import KINDS, Kind, Question, is_correct, make_questions
-from eson.eval.report import ComprehensionResult, GenerationResult, Report
+from eson.eval.report import LABELS, ComprehensionResult, GenerationResult, Report
 
 __all__ = [
     "COMPREHENSION_FORMATS",
@@ -34,13 +34,6 @@ GENERATION_FORMATS: tuple[str, ...] = ("eson", "toon", "json")
 #: What a generation task can end as.
 OUTCOMES: tuple[str, ...] = ("valid", "repaired", "retried", "invalid", "refused")
 
-LABELS: dict[str, str] = {
-    "json": "compact JSON",
-    "pretty": "pretty JSON",
-    "columnar": "columnar JSON",
-    "toon": "TOON",
-    "eson": "ESON",
-}
 
 _ANSWER_RULE = (
     "Answer with the value alone: no other words, no quotes, no code fence. "
