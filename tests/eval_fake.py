@@ -15,7 +15,8 @@ slips, so that every scoring path runs:
   JSON task 1 in prose and a fence, task 2 a refusal, twice.
 
 ``delay`` slows each reply (``max_inflight`` then shows the concurrency);
-``authorization`` is the last ``Authorization`` header.
+``authorization`` is the last ``Authorization`` header and ``parameters``
+the last request's parameters.
 ``mode`` breaks it on purpose: ``"500"``, ``"429"`` (with ``Retry-After``),
 ``"429-once"``, ``"malformed"``, ``"hang"``; ``fail_after`` answers that many
 requests and then returns 500s.  ``requests`` counts POSTs.
@@ -137,6 +138,7 @@ class FakeServer:
         self.inflight = 0
         self.max_inflight = 0
         self.authorization: str | None = None
+        self.parameters: dict[str, Any] = {}
         self.fail_after = fail_after
         self.hang = hang
         self.requests = 0
@@ -167,6 +169,9 @@ class FakeServer:
                     number = fake.requests
                     failing = fake.fail_after is not None and fake.answered >= fake.fail_after
                     fake.authorization = self.headers.get("Authorization")
+                    fake.parameters = {
+                        k: v for k, v in body.items() if k not in ("model", "messages")
+                    }
                     fake.inflight += 1
                     fake.max_inflight = max(fake.max_inflight, fake.inflight)
                 try:

@@ -383,3 +383,59 @@ def test_cli_cap_and_endpoint_errors(
     err = capsys.readouterr().err
     assert err.startswith("error: http://127.0.0.1:") and "cannot connect" in err
     assert "3 answers cached in" in err and err.count("\n") == 1
+
+
+def test_cli_request_parameters_and_supplied_data(
+    server: FakeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_eval import Batch
+
+    data = tmp_path / "batch.toon"
+    data.write_text(eson.toon.encode(eson.eval.datasets.generate(Batch, records=6, seed=9)))
+    args = [
+        "eval",
+        "--base-url",
+        server.base_url,
+        "--model",
+        "fake",
+        "--no-cache",
+        "--formats",
+        "eson",
+        "--write-tasks",
+        "0",
+        "--kinds",
+        "positional",
+        "--questions",
+        "2",
+    ]
+    assert (
+        main(
+            [
+                *args,
+                "--type",
+                "tests.test_eval:Batch",
+                "--data",
+                str(data),
+                "--param",
+                "max_tokens=",
+                "--param",
+                "max_completion_tokens=64",
+                "--param",
+                "reasoning_effort=low",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "data: Batch, 6 records, seed 0" in out  # the supplied document
+    assert (
+        "ESON           positional         2/2" not in out
+    )  # Batch is not numbered: the fake slips
+    assert server.parameters == {
+        "temperature": 0,
+        "max_completion_tokens": 64,
+        "reasoning_effort": "low",
+    }
+    with pytest.raises(SystemExit):
+        main([*args, "--param", "=3"])
+    assert "expected NAME=JSON" in capsys.readouterr().err

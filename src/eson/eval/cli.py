@@ -38,6 +38,20 @@ def _positive(kind: type) -> Callable[[str], Any]:
     return parse
 
 
+def _param(text: str) -> tuple[str, Any]:
+    import json
+
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError("expected NAME=JSON, e.g. max_completion_tokens=4096")
+    if not value:
+        return name.strip(), None
+    try:
+        return name.strip(), json.loads(value)
+    except ValueError:
+        return name.strip(), value  # a bare string: reasoning_effort=low
+
+
 def add_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type]) -> None:
     """The options of ``eson eval``."""
     sub.add_argument(
@@ -155,6 +169,14 @@ def add_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type
         metavar="S",
         help="longest Retry-After accepted (default 60)",
     )
+    sub.add_argument(
+        "--param",
+        type=_param,
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="add or replace a request parameter (NAME= drops one: --param max_tokens=)",
+    )
     sub.add_argument("--json", action="store_true", help="print the report as JSON")
     sub.add_argument("--svg", metavar="FILE", help="write the accuracy chart as SVG")
     sub.add_argument(
@@ -229,6 +251,7 @@ def run_command(args: argparse.Namespace) -> tuple[str, int]:
         timeout=args.timeout,
         retries=args.retries,
         max_wait=args.max_wait,
+        params=dict(args.param),
         progress=_bar if show else None,
     )
     if args.svg:

@@ -98,7 +98,23 @@ class GenerationResult:
 
 @dataclass
 class Report:
-    """What :func:`eson.eval.run` measured; ``text()``, ``as_dict()``, ``svg()`` show it."""
+    """What :func:`eson.eval.run` measured; ``text()``, ``as_dict()``, ``svg()`` show it.
+
+    Attributes:
+        model: The model name asked.
+        base_url: The endpoint.
+        type_name: The data's model type.
+        records: Rows of the document's longest record array.
+        seed: The seed of the data and the questions.
+        comprehension: One result per format and question kind.
+        generation: One result per format written.
+        document_tokens: The document's o200k tokens per format (``None``
+            without the ``tokens`` extra).
+        sent: Requests sent in this run.
+        cached: Answers read from the cache.
+        stopped: Why the run stopped early (a cap), or ``None``.
+        prices: Price per million tokens ``(input, output)``, if given.
+    """
 
     model: str
     base_url: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -43,8 +43,19 @@ _COLUMNAR = (
     'The data is columnar JSON: each record array is an object whose "#c" lists the '
     'field names and whose "#r" holds one array of values per record, in that order.'
 )
+#: The request parameters of a question, and of a writing task (``params=`` overrides them).
 QUESTION_PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 256}
 GENERATION_PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 4096}
+
+
+def _merged(defaults: dict[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    merged = dict(defaults)
+    for name, value in (overrides or {}).items():
+        if value is None:
+            merged.pop(name, None)
+        else:
+            merged[name] = value
+    return merged
 
 
 class EvalError(RuntimeError):
@@ -179,7 +190,7 @@ def _writer_prompt(format: str, cls: type) -> str:
 
 
 def _generate_one(
-    session: _Session, cls: type, format: str, source: Any
+    session: _Session, cls: type, format: str, source: Any, params: dict[str, Any]
 ) -> tuple[str, bool, int, int]:
     """Ask for ``source`` written in ``format``; the outcome, exactness and tokens."""
     from eson.agent.payload import extract
@@ -195,7 +206,7 @@ def _generate_one(
     ]
     tokens_in = tokens_out = 0
     for attempt in range(2):
-        answer = session.ask(messages, GENERATION_PARAMS)
+        answer = session.ask(messages, params)
         tokens_in += answer.tokens_in
         tokens_out += answer.tokens_out
         repairs: list[Any] = []
@@ -243,6 +254,7 @@ def run(
     timeout: float = 120.0,
     retries: int = 3,
     max_wait: float = 60.0,
+    params: Mapping[str, Any] | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> Report:
     """Measure how well one model reads and writes each format; see ``docs/eval.md``.
@@ -276,6 +288,11 @@ def run(
         timeout: Seconds to wait for one reply.
         retries: Retries after a 429 or 5xx reply.
         max_wait: Longest ``Retry-After`` wait accepted, in seconds.
+        params: Request parameters to add or replace in every request
+            (:data:`QUESTION_PARAMS`, :data:`GENERATION_PARAMS`); a ``None``
+            value drops one, e.g. ``{"max_tokens": None,
+            "max_completion_tokens": 4096, "temperature": None}`` for an
+            endpoint that takes neither.
         progress: Called after each task with a :class:`Progress`.
 
     Returns:
@@ -316,7 +333,11 @@ def run(
         raise EvalError(str(exc)) from None
     from eson.agent.formats import plain_value
 
-    asked = make_questions(plain_value(data), kinds, questions, seed)
+    question_params = _merged(QUESTION_PARAMS, params)
+    generation_params = _merged(GENERATION_PARAMS, params)
+    plain = plain_value(data)
+    rows = max((len(v) for v in plain.values() if isinstance(v, list)), default=0)
+    asked = make_questions(plain, kinds, questions, seed)
     documents = {fmt: render(data, fmt) for fmt in formats}
     try:
         client = ChatClient(
@@ -346,7 +367,7 @@ def run(
             },
         ]
         try:
-            answer = session.ask(messages, QUESTION_PARAMS)
+            answer = session.ask(messages, question_params)
         except _StopError:
             return None
         finally:
@@ -355,7 +376,7 @@ def run(
 
     def generation_task(fmt: str, source: Any) -> tuple[str, bool, int, int] | None:
         try:
-            return _generate_one(session, cls, fmt, source)
+            return _generate_one(session, cls, fmt, source, generation_params)
         except _StopError:
             return None
         finally:
@@ -398,7 +419,7 @@ def run(
         session,
         prices,
         seed,
-        records,
+        rows,
     )
 
 
