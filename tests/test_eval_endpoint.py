@@ -118,6 +118,26 @@ def test_an_interrupted_run_continues_from_the_cache(tmp_path: Path) -> None:
         assert fake.requests == 0 and third.cached == 15 + rest
 
 
+def test_an_interrupted_run_keeps_its_answers(tmp_path: Path) -> None:
+    cache = tmp_path / "answers.jsonl"
+    settings = {**SMALL, "formats": ["toon"], "cache": str(cache), "concurrency": 2}
+
+    def interrupt(state: eson.eval.Progress) -> None:
+        if state.done == 5:
+            raise KeyboardInterrupt
+
+    with FakeServer() as fake:
+        with pytest.raises(KeyboardInterrupt):
+            eson.eval.run(fake.base_url, "fake", progress=interrupt, **settings)
+        asked = fake.answered
+    kept = len(cache.read_text().splitlines())
+    assert 5 <= kept == asked
+    with FakeServer() as fake:
+        report = eson.eval.run(fake.base_url, "fake", **settings)
+        assert report.complete and report.cached == kept and fake.requests == report.sent
+    assert report.sent + kept == 12 + 9 + 4  # 12 questions, 9 documents, 4 retries
+
+
 def test_the_token_cap_stops_new_requests(server: FakeServer) -> None:
     report = eson.eval.run(server.base_url, "fake", max_tokens=3000, concurrency=1, **SMALL)
     assert report.stopped is not None and report.stopped.startswith("token cap reached")
