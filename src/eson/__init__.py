@@ -14,7 +14,8 @@ The package reads top-down: :mod:`eson.wire` (pure text codecs) ->
 :mod:`eson.codecs` (the format back ends) -> the functional API
 (:mod:`eson.api`, :mod:`eson.toon`, :mod:`eson.columnar`) -> the agent
 layer (:mod:`eson.agent`: token counts, format choice, detection, lint,
-prompts) -> the model bases -> tools (:mod:`eson.cli`).
+prompts) -> the model bases -> the evaluation harness (:mod:`eson.eval`) ->
+tools (:mod:`eson.cli`).
 
 The agent layer's names (``eson.count_tokens``, ``eson.choose``,
 ``eson.detect``, ``eson.lint``, ``eson.prompt`` ...) load on first use, so

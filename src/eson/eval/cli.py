@@ -157,7 +157,7 @@ def add_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type
         type=_positive(float),
         default=120.0,
         metavar="S",
-        help="seconds per reply (default 120)",
+        help="seconds to wait to connect and for each read of a reply (default 120)",
     )
     sub.add_argument(
         "--retries", type=int, default=3, metavar="N", help="retries after 429 or 5xx (default 3)"

@@ -6,11 +6,11 @@ answer and its ``usage`` the token counts.  Works with hosted endpoints and
 local servers (vLLM, llama.cpp's server, Ollama's ``/v1``).
 
 What goes wrong ends in an :class:`EndpointError`, one line naming the
-endpoint: a refused connection, a timeout (``timeout`` seconds for the
-whole reply), a reply that is not a chat completion.  A ``429`` waits the
-``Retry-After`` the server asks for (seconds or an HTTP date, at most
-``max_wait``) and tries again; a ``5xx`` is retried after a short backoff;
-both at most ``retries`` times.
+endpoint: a refused connection, a timeout (``timeout`` seconds to
+connect and for each read of the reply), a reply that is not a chat
+completion.  A ``429`` waits the ``Retry-After`` the server asks for
+(seconds or an HTTP date, at most ``max_wait``) and tries again; a ``5xx``
+is retried after a short backoff; both at most ``retries`` times.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class ChatClient:
             ``https://api.openai.com/v1``.
         model: The model name the endpoint knows.
         api_key: Sent as ``Authorization: Bearer ...`` when given.
-        timeout: Seconds to wait for a whole reply.
+        timeout: Seconds to wait to connect and for each read of the reply.
         retries: Retries after a ``429`` or ``5xx`` reply.
         max_wait: Longest wait a ``Retry-After`` may ask for, in seconds.
 

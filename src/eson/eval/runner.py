@@ -285,7 +285,8 @@ def run(
         cache: The answer cache file (JSON lines); ``None`` keeps answers in
             memory only.
         prices: ``(input, output)`` price per million tokens, for a cost column.
-        timeout: Seconds to wait for one reply.
+        timeout: Seconds to wait for the connection and for each read of a
+            reply (httpx's timeout; a reply that stops arriving ends there).
         retries: Retries after a 429 or 5xx reply.
         max_wait: Longest ``Retry-After`` wait accepted, in seconds.
         params: Request parameters to add or replace in every request
@@ -352,11 +353,10 @@ def run(
 
     def finished() -> None:
         nonlocal done
-        with done_lock:
+        with done_lock:  # one call at a time, in order
             done += 1
-            state = Progress(done, total, session.sent, session.cached)
-        if progress is not None:
-            progress(state)
+            if progress is not None:
+                progress(Progress(done, total, session.sent, session.cached))
 
     def question_task(fmt: str, question: Question) -> tuple[bool, int, int] | None:
         messages = [
