@@ -193,6 +193,20 @@ class FakeServer:
                 if mode == "429" or (mode == "429-once" and number == 1):
                     self._send(429, '{"error": "slow down"}', {"Retry-After": "1"})
                     return
+                if mode == "parts":  # content as a list of parts, as some servers send
+                    text = reply(body["messages"])
+                    self._send(
+                        200,
+                        json.dumps(
+                            {
+                                "choices": [
+                                    {"message": {"content": [{"type": "text", "text": text}]}}
+                                ],
+                                "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+                            }
+                        ),
+                    )
+                    return
                 if mode == "malformed":
                     self._send(200, '{"choices": [ not json')
                     return

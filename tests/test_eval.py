@@ -185,6 +185,7 @@ def test_a_kind_with_nothing_to_ask_gives_no_questions() -> None:
         ("set the   ttl\nfrom settings", "set the ttl from settings"),
         ("null", "null"),
         ("\u201ccore\u201d", "core"),
+        ("<think>The row with line 42 says high.\nSo: low?</think>\nhigh", "high"),
     ],
 )
 def test_normaliser_accepts_the_same_answer_written_differently(reply: str, expected: str) -> None:
@@ -199,6 +200,7 @@ def test_normaliser_accepts_the_same_answer_written_differently(reply: str, expe
         ("src/a.py, line 3", "src/a.py"),
         ("", "null"),
         ("nan", "nan-x"),
+        ("high <think>x</think>", "high"),
     ],
 )
 def test_normaliser_rejects_other_answers(reply: str, expected: str) -> None:

@@ -292,6 +292,19 @@ def test_a_broken_endpoint_ends_with_one_line(mode: str, message: str, tmp_path:
     assert "(0 answers cached in" in str(failure.value)
 
 
+def test_content_given_as_parts_is_read() -> None:
+    with FakeServer(mode="parts") as fake:
+        report = eson.eval.run(
+            fake.base_url,
+            "fake",
+            formats=["eson"],
+            kinds=["key_lookup"],
+            generation_formats=[],
+            **SMALL,
+        )
+    assert report.comprehension[0].correct == 2
+
+
 def test_429_waits_the_retry_after_and_goes_on() -> None:
     with FakeServer(mode="429-once") as fake:
         start = time.monotonic()

@@ -144,6 +144,8 @@ def _answer(url: str, body: str) -> Answer:
         ) from None
     if content is None:
         content = ""  # a refusal or tool call without text
+    if isinstance(content, list) and all(isinstance(part, dict) for part in content):
+        content = "".join(str(part.get("text", "")) for part in content)  # content parts
     if not isinstance(content, str):
         raise EndpointError(f"{url}: the reply's content is not text: {_snippet(body)}")
     return Answer(content, tokens_in, tokens_out)

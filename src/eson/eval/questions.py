@@ -18,8 +18,9 @@ whichever format shows the document.  A kind with nothing to ask about in
 the document (no object cells, say) yields no questions.
 
 The answer check (:func:`normalize`, :func:`is_correct`) is an exact match
-after a documented normalisation: a reply that is one code fence is
-unwrapped; if a line starts with ``Answer:`` the text after it is taken;
+after a documented normalisation: a leading ``<think>...</think>`` block
+(reasoning models served by vLLM or llama.cpp) is dropped; a reply that is
+one code fence is unwrapped; if a line starts with ``Answer:`` the text after it is taken;
 white space at the ends is stripped, and runs of white space become one
 space; quotes or backticks around the whole answer and one trailing period
 are dropped; letters are compared case-folded; and two answers that both
@@ -207,6 +208,7 @@ def make_questions(
     return questions
 
 
+_THINKING = re.compile(r"\A\s*<think>.*?</think>", re.DOTALL)
 _FENCE = re.compile(r"\A```[^\n]*\n(.*?)\n?```\Z", re.DOTALL)
 _ANSWER = re.compile(r"^\s*answer\s*:\s*(.*)$", re.IGNORECASE | re.MULTILINE)
 _NUMBER = re.compile(r"\A[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\Z")
@@ -215,7 +217,7 @@ _QUOTES = (('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"))
 
 def normalize(text: str) -> str:
     """A reply (or an expected answer) in the form answers are compared in; see the module."""
-    text = text.strip()
+    text = _THINKING.sub("", text).strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()
