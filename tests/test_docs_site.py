@@ -45,6 +45,7 @@ API_PAGES = {
     "eson.toon": "api/toon",
     "eson.columnar": "api/columnar",
     "eson.agent": "api/agent",
+    "eson.eval": "api/eval",
     "eson.pydantic": "api/pydantic",
     "eson.msgspec": "api/msgspec",
     "eson.errors": "api/errors",

@@ -32,7 +32,7 @@ def test_every_public_name_resolves_and_is_listed_by_dir() -> None:
     for name in eson.__all__:
         assert getattr(eson, name) is not None, name
         assert name in listed, name
-    for module in ("agent", "columnar", "msgspec", "pydantic", "toon"):
+    for module in ("agent", "columnar", "eval", "msgspec", "pydantic", "toon"):
         assert module in listed
         assert getattr(eson, module).__name__ == f"eson.{module}"
 
@@ -41,7 +41,7 @@ def test_all_is_the_eager_imports_and_the_lazy_table() -> None:
     lazy = set(eson._LAZY)  # type: ignore[attr-defined]
     static = _type_checking_names()
     assert lazy | {"__version__"} <= static
-    assert static - lazy - {"__version__"} == {"columnar", "toon"}  # submodules, for checkers
+    assert static - lazy - {"__version__"} == {"columnar", "eval", "toon"}  # submodules, for checkers
     done = subprocess.run(
         [sys.executable, "-c", "import eson; print(' '.join(n for n in vars(eson) if not n.startswith('_')))"],
         capture_output=True,

@@ -14,11 +14,14 @@ The package reads top-down: :mod:`eson.wire` (pure text codecs) ->
 :mod:`eson.codecs` (the format back ends) -> the functional API
 (:mod:`eson.api`, :mod:`eson.toon`, :mod:`eson.columnar`) -> the agent
 layer (:mod:`eson.agent`: token counts, format choice, detection, lint,
-prompts) -> the model bases -> tools (:mod:`eson.cli`).
+prompts) -> the model bases -> the evaluation harness (:mod:`eson.eval`) ->
+tools (:mod:`eson.cli`).
 
 The agent layer's names (``eson.count_tokens``, ``eson.choose``,
 ``eson.detect``, ``eson.lint``, ``eson.prompt`` ...) load on first use, so
-``import eson`` stays light and never imports a tokenizer.
+``import eson`` stays light and never imports a tokenizer.  ``eson.eval``
+(measuring a model on each format, :mod:`eson.eval`) loads on first use too,
+and imports httpx only when a run starts.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ _LAZY: dict[str, str] = {
 }
 
 #: Submodules that ``eson.<name>`` imports on first use.
-_SUBMODULES = ("agent", "columnar", "msgspec", "pydantic", "toon")
+_SUBMODULES = ("agent", "columnar", "eval", "msgspec", "pydantic", "toon")
 
 #: The public names, spelled out for type checkers and linters (a test checks
 #: that it holds every eager import and every name of ``_LAZY``).
@@ -123,6 +126,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from eson import columnar as columnar
+    from eson import eval as eval
     from eson import toon as toon
     from eson.agent import (
         Choice,
@@ -153,8 +157,8 @@ if not TYPE_CHECKING:
 
         ``Message`` and ``Record`` (the Pydantic flavour) import Pydantic;
         the agent layer's names import :mod:`eson.agent`; ``eson.toon``,
-        ``eson.msgspec``, ``eson.pydantic``, ``eson.columnar`` and
-        ``eson.agent`` are imported the first time they are named, so
+        ``eson.msgspec``, ``eson.pydantic``, ``eson.columnar``, ``eson.agent``
+        and ``eson.eval`` are imported the first time they are named, so
         ``import eson; eson.toon.encode(x)`` works and ``import eson``
         stays light.
         """

@@ -8,6 +8,7 @@
     eson toon decode [FILE] [--indent N] [--no-strict] [--json-indent N] [-o OUT]
     eson stats [FILE] [--encoding E] [--number]     bytes and tokens of each format
     eson lint [FILE] [--type module:Model] [--toon]  Wire Profile W1/W4/W5/W6
+    eson eval --base-url URL --model M [...]        how well a model reads and writes each format
     eson demo                                                        a short tour
 
 Every flag means one thing in every command: ``--indent`` is TOON's spaces
@@ -295,6 +296,15 @@ def _model_type(spec: str) -> type:
     return target
 
 
+def _eval(args: argparse.Namespace) -> tuple[str, int]:
+    from eson.eval.cli import run_command
+
+    try:
+        return run_command(args)
+    except RuntimeError as exc:  # eson.eval.EvalError: the endpoint failed, a bad setting
+        raise InputError(str(exc)) from None
+
+
 def _lint(args: argparse.Namespace) -> tuple[str, int]:
     from eson.agent.linter import lint
 
@@ -450,6 +460,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--toon", action="store_true", help="lint a TOON payload as a dense document"
     )
     lint.set_defaults(run=_lint, output=None)
+
+    evaluate = commands.add_parser(
+        "eval", help="measure how well a model reads and writes each format (typed-eson[eval])"
+    )
+    from eson.eval.cli import add_arguments
+
+    add_arguments(evaluate, _model_type)
+    evaluate.set_defaults(run=_eval)
 
     demo = commands.add_parser("demo", help="encode a sample agent handoff, compare with JSON")
     demo.set_defaults(run=_demo, output=None)

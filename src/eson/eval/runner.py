@@ -1,0 +1,493 @@
+"""Running an evaluation: the requests, the caps, the cache, the threads."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from eson.errors import ESONError
+from eson.eval.cache import Answer, AnswerCache, request_key
+from eson.eval.client import ChatClient, EndpointError
+from eson.eval.questions import KINDS, Kind, Question, is_correct, make_questions
+from eson.eval.report import LABELS, ComprehensionResult, GenerationResult, Report
+
+__all__ = [
+    "COMPREHENSION_FORMATS",
+    "GENERATION_FORMATS",
+    "OUTCOMES",
+    "EvalError",
+    "Progress",
+    "run",
+]
+
+#: The formats a document is shown in, in report order.
+COMPREHENSION_FORMATS: tuple[str, ...] = ("json", "pretty", "columnar", "toon", "eson")
+
+#: The formats a model is asked to write.
+GENERATION_FORMATS: tuple[str, ...] = ("eson", "toon", "json")
+
+#: What a generation task can end as.
+OUTCOMES: tuple[str, ...] = ("valid", "repaired", "retried", "invalid", "refused")
+
+
+_ANSWER_RULE = (
+    "Answer with the value alone: no other words, no quotes, no code fence. "
+    "Write null for a null value."
+)
+_COLUMNAR = (
+    'The data is columnar JSON: each record array is an object whose "#c" lists the '
+    'field names and whose "#r" holds one array of values per record, in that order.'
+)
+#: The request parameters of a question, and of a writing task (``params=`` overrides them).
+QUESTION_PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 256}
+GENERATION_PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 4096}
+
+
+def _merged(defaults: dict[str, Any], overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+    merged = dict(defaults)
+    for name, value in (overrides or {}).items():
+        if value is None:
+            merged.pop(name, None)
+        else:
+            merged[name] = value
+    return merged
+
+
+class EvalError(RuntimeError):
+    """An evaluation that cannot run or cannot finish (one line)."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a run is, for a progress display.
+
+    Attributes:
+        done: Tasks finished (a question, or a generation with its retry).
+        total: Tasks in the run.
+        sent: Requests sent to the endpoint so far.
+        cached: Answers read from the cache so far.
+    """
+
+    done: int
+    total: int
+    sent: int
+    cached: int
+
+
+class _StopError(Exception):
+    """No more requests: a cap is reached or the endpoint failed."""
+
+
+class _Session:
+    """The requests of one run: cache first, then the caps, the rate, the endpoint."""
+
+    def __init__(
+        self,
+        client: ChatClient,
+        cache: AnswerCache,
+        max_requests: int | None,
+        max_tokens: int | None,
+        rate: float | None,
+    ) -> None:
+        self.client = client
+        self.cache = cache
+        self.max_requests = max_requests
+        self.max_tokens = max_tokens
+        self.interval = 60.0 / rate if rate else 0.0
+        self.sent = 0
+        self.cached = 0
+        self.tokens = 0
+        self.stopped: str | None = None
+        self.error: str | None = None
+        self._next = 0.0
+        self._lock = threading.Lock()
+
+    def ask(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Answer:
+        key = request_key(self.client.model, messages, params)
+        found = self.cache.get(key)
+        if found is not None:
+            with self._lock:
+                self.cached += 1
+            return found
+        with self._lock:
+            if self.stopped or self.error:
+                raise _StopError
+            if self.max_requests is not None and self.sent >= self.max_requests:
+                self.stopped = f"request cap reached ({self.max_requests} requests)"
+                raise _StopError
+            if self.max_tokens is not None and self.tokens >= self.max_tokens:
+                self.stopped = f"token cap reached ({self.tokens} of {self.max_tokens} tokens)"
+                raise _StopError
+            self.sent += 1
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + self.interval
+        if start > now:
+            time.sleep(start - now)
+        try:
+            answer = self.client.complete(messages, params)
+        except EndpointError as exc:
+            with self._lock:
+                self.error = self.error or str(exc)
+            raise _StopError from None
+        with self._lock:
+            self.tokens += answer.tokens_in + answer.tokens_out
+        self.cache.put(key, answer)
+        return answer
+
+
+def _reader_prompt(format: str, cls: type) -> str:
+    from eson.agent.prompts import prompt
+
+    if format == "eson":
+        intro = prompt(cls, format="eson", reader=True)
+    elif format == "toon":
+        intro = prompt(cls, format="toon", reader=True)
+    elif format == "columnar":
+        intro = _COLUMNAR
+    else:
+        intro = "The data is JSON."
+    return f"You answer questions about the data you are shown.\n{intro}\n{_ANSWER_RULE}"
+
+
+def render(instance: Any, format: str) -> str:
+    """``instance`` written in one of :data:`COMPREHENSION_FORMATS`."""
+    from eson import columnar, toon
+    from eson.agent.formats import plain_value
+    from eson.api import encode
+
+    if format == "eson":
+        return encode(instance)
+    if format == "toon":
+        return toon.encode(instance)
+    if format == "columnar":
+        return columnar.encode(instance)
+    plain = plain_value(instance)
+    if format == "pretty":
+        return json.dumps(plain, ensure_ascii=False, indent=2)
+    if format == "json":
+        return json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
+    raise ValueError(f"unknown format {format!r}: choose from {', '.join(COMPREHENSION_FORMATS)}")
+
+
+def _writer_prompt(format: str, cls: type) -> str:
+    from eson.agent.prompts import example_document, prompt
+
+    if format in ("eson", "toon"):
+        return prompt(cls, format=format)  # type: ignore[arg-type]
+    text = f"Reply with one compact JSON object, a {cls.__name__}, and nothing else."
+    example = example_document(cls, "eson")
+    if example is not None:
+        from eson.api import decode
+
+        text += "\nExample:\n" + render(decode(example, type=cls), "json")
+    return text
+
+
+def _generate_one(
+    session: _Session, cls: type, format: str, source: Any, params: dict[str, Any]
+) -> tuple[str, bool, int, int]:
+    """Ask for ``source`` written in ``format``; the outcome, exactness and tokens."""
+    from eson.agent.payload import extract
+    from eson.agent.replies import parse_reply
+
+    label = LABELS[format]
+    messages = [
+        {"role": "system", "content": _writer_prompt(format, cls)},
+        {
+            "role": "user",
+            "content": f"Write this {cls.__name__} as {label}:\n\n{render(source, 'pretty')}",
+        },
+    ]
+    tokens_in = tokens_out = 0
+    for attempt in range(2):
+        answer = session.ask(messages, params)
+        tokens_in += answer.tokens_in
+        tokens_out += answer.tokens_out
+        repairs: list[Any] = []
+        try:
+            value: Any = parse_reply(answer.text, cls, formats=[format], repairs=repairs)
+        except ESONError as exc:
+            if attempt == 1:
+                try:
+                    extract(answer.text)
+                except ESONError:
+                    return "refused", False, tokens_in, tokens_out
+                return "invalid", False, tokens_in, tokens_out
+            messages = [
+                *messages,
+                {"role": "assistant", "content": answer.text},
+                {"role": "user", "content": exc.feedback},
+            ]
+            continue
+        outcome = "retried" if attempt else ("repaired" if repairs else "valid")
+        return outcome, value == source, tokens_in, tokens_out
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def run(
+    base_url: str,
+    model: str,
+    *,
+    api_key: str | None = None,
+    type: type | None = None,
+    data: Any = None,
+    records: int = 50,
+    seed: int = 0,
+    questions: int = 5,
+    kinds: Sequence[Kind] = KINDS,
+    formats: Sequence[str] = COMPREHENSION_FORMATS,
+    generation_formats: Sequence[str] = GENERATION_FORMATS,
+    generation_tasks: int = 3,
+    generation_records: int = 3,
+    concurrency: int = 4,
+    rate: float | None = None,
+    max_requests: int | None = None,
+    max_tokens: int | None = None,
+    cache: str | None = None,
+    prices: tuple[float, float] | None = None,
+    timeout: float = 120.0,
+    retries: int = 3,
+    max_wait: float = 60.0,
+    params: Mapping[str, Any] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> Report:
+    """Measure how well one model reads and writes each format; see ``docs/eval.md``.
+
+    Args:
+        base_url: The OpenAI-compatible API root (``.../v1``).
+        model: The model name the endpoint knows.
+        api_key: Sent as a bearer token when given.
+        type: The model class the data is (default: the handoff shape,
+            :class:`eson.eval.datasets.Handoff`).
+        data: An instance of ``type`` to ask about; ``None`` makes one from
+            ``seed`` with ``records`` rows per record array.
+        records: Rows of the made-up document.
+        seed: Seeds the data and the choice of questions.
+        questions: Questions per kind.
+        kinds: The question kinds (:data:`eson.eval.questions.KINDS`).
+        formats: The formats the document is shown in.
+        generation_formats: The formats the model is asked to write (empty:
+            no generation tasks).
+        generation_tasks: Documents to write per format.
+        generation_records: Rows of each document to write.
+        concurrency: Requests in flight at once.
+        rate: Most requests started per minute (``None``: no limit).
+        max_requests: Most requests sent in this run; cached answers do not
+            count.  When reached the run stops and the report says so.
+        max_tokens: Stop once this many tokens (in + out) were used by this
+            run's requests (requests already in flight finish).
+        cache: The answer cache file (JSON lines); ``None`` keeps answers in
+            memory only.
+        prices: ``(input, output)`` price per million tokens, for a cost column.
+        timeout: Seconds to wait for the connection and for each read of a
+            reply (httpx's timeout; a reply that stops arriving ends there).
+        retries: Retries after a 429 or 5xx reply.
+        max_wait: Longest ``Retry-After`` wait accepted, in seconds.
+        params: Request parameters to add or replace in every request
+            (:data:`QUESTION_PARAMS`, :data:`GENERATION_PARAMS`); a ``None``
+            value drops one, e.g. ``{"max_tokens": None,
+            "max_completion_tokens": 4096, "temperature": None}`` for an
+            endpoint that takes neither.
+        progress: Called after each task with a :class:`Progress`.
+
+    Returns:
+        The :class:`~eson.eval.report.Report`.
+
+    Raises:
+        EvalError: the endpoint failed (the answers so far stay cached), or
+            settings that cannot work.
+        ImportError: without httpx (``typed-eson[eval]``).
+    """
+    from eson.eval import datasets
+
+    if concurrency < 1:
+        raise EvalError("concurrency must be at least 1")
+    cls = type if type is not None else datasets.Handoff
+    for fmt in formats:
+        if fmt not in COMPREHENSION_FORMATS:
+            raise EvalError(
+                f"unknown format {fmt!r}: choose from {', '.join(COMPREHENSION_FORMATS)}"
+            )
+    for fmt in generation_formats:
+        if fmt not in GENERATION_FORMATS:
+            raise EvalError(f"unknown format {fmt!r}: choose from {', '.join(GENERATION_FORMATS)}")
+    try:
+        if data is None:
+            data = (
+                datasets.handoff(records, seed)
+                if type is None
+                else datasets.generate(cls, records, seed)
+            )
+        sources = [
+            datasets.handoff(generation_records, seed + 1000 + index)
+            if type is None
+            else datasets.generate(cls, generation_records, seed + 1000 + index)
+            for index in range(generation_tasks if generation_formats else 0)
+        ]
+    except datasets.DataError as exc:
+        raise EvalError(str(exc)) from None
+    from eson.agent.formats import plain_value
+
+    question_params = _merged(QUESTION_PARAMS, params)
+    generation_params = _merged(GENERATION_PARAMS, params)
+    plain = plain_value(data)
+    rows = max((len(v) for v in plain.values() if isinstance(v, list)), default=0)
+    asked = make_questions(plain, kinds, questions, seed)
+    documents = {fmt: render(data, fmt) for fmt in formats}
+    try:
+        client = ChatClient(
+            base_url, model, api_key=api_key, timeout=timeout, retries=retries, max_wait=max_wait
+        )
+    except ImportError as exc:
+        raise EvalError(str(exc)) from None
+    session = _Session(client, AnswerCache(cache), max_requests, max_tokens, rate)
+    total = len(asked) * len(formats) + len(sources) * len(generation_formats)
+    done = 0
+    done_lock = threading.Lock()
+
+    def finished() -> None:
+        nonlocal done
+        with done_lock:  # one call at a time, in order
+            done += 1
+            if progress is not None:
+                progress(Progress(done, total, session.sent, session.cached))
+
+    def question_task(fmt: str, question: Question) -> tuple[bool, int, int] | None:
+        messages = [
+            {"role": "system", "content": _reader_prompt(fmt, cls)},
+            {
+                "role": "user",
+                "content": f"Data:\n```\n{documents[fmt].rstrip()}\n```\n\nQuestion: {question.text}",
+            },
+        ]
+        try:
+            answer = session.ask(messages, question_params)
+        except _StopError:
+            return None
+        finally:
+            finished()
+        return is_correct(answer.text, question.answer), answer.tokens_in, answer.tokens_out
+
+    def generation_task(fmt: str, source: Any) -> tuple[str, bool, int, int] | None:
+        try:
+            return _generate_one(session, cls, fmt, source, generation_params)
+        except _StopError:
+            return None
+        finally:
+            finished()
+
+    try:
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            question_futures = [
+                (fmt, q, pool.submit(question_task, fmt, q)) for fmt in formats for q in asked
+            ]
+            generation_futures = [
+                (fmt, pool.submit(generation_task, fmt, s))
+                for fmt in generation_formats
+                for s in sources
+            ]
+            try:
+                question_results = [(fmt, q, f.result()) for fmt, q, f in question_futures]
+                generation_results = [(fmt, f.result()) for fmt, f in generation_futures]
+            except BaseException:
+                session.stopped = session.stopped or "interrupted"
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+    finally:
+        client.close()
+    if session.error:
+        raise EvalError(
+            f"{session.error} ({len(session.cache)} answers cached"
+            f"{f' in {cache}' if cache else ''}; run again to continue)"
+        )
+    return _report(
+        model,
+        base_url,
+        cls,
+        formats,
+        generation_formats,
+        documents,
+        asked,
+        question_results,
+        generation_results,
+        session,
+        prices,
+        seed,
+        rows,
+    )
+
+
+def _report(
+    model: str,
+    base_url: str,
+    cls: type,
+    formats: Sequence[str],
+    generation_formats: Sequence[str],
+    documents: dict[str, str],
+    asked: list[Question],
+    question_results: list[tuple[str, Question, tuple[bool, int, int] | None]],
+    generation_results: list[tuple[str, tuple[str, bool, int, int] | None]],
+    session: _Session,
+    prices: tuple[float, float] | None,
+    seed: int,
+    records: int,
+) -> Report:
+    kinds = list(dict.fromkeys(q.kind for q in asked))
+    comprehension = []
+    for fmt in formats:
+        for kind in kinds:
+            rows = [r for f, q, r in question_results if f == fmt and q.kind == kind]
+            answered = [r for r in rows if r is not None]
+            comprehension.append(
+                ComprehensionResult(
+                    format=fmt,
+                    kind=kind,
+                    correct=sum(r[0] for r in answered),
+                    answered=len(answered),
+                    total=len(rows),
+                    tokens_in=sum(r[1] for r in answered),
+                    tokens_out=sum(r[2] for r in answered),
+                )
+            )
+    generation = []
+    for fmt in generation_formats:
+        rows_g = [r for f, r in generation_results if f == fmt]
+        done = [r for r in rows_g if r is not None]
+        generation.append(
+            GenerationResult(
+                format=fmt,
+                outcomes={name: sum(r[0] == name for r in done) for name in OUTCOMES},
+                exact=sum(r[1] for r in done),
+                answered=len(done),
+                total=len(rows_g),
+                tokens_in=sum(r[2] for r in done),
+                tokens_out=sum(r[3] for r in done),
+            )
+        )
+    try:
+        from eson.agent.tokens import count_tokens_many
+
+        counts = count_tokens_many([documents[fmt] for fmt in formats])
+        document_tokens: dict[str, int] | None = dict(zip(formats, counts))
+    except ImportError:
+        document_tokens = None
+    return Report(
+        model=model,
+        base_url=base_url,
+        type_name=cls.__name__,
+        records=records,
+        seed=seed,
+        comprehension=comprehension,
+        generation=generation,
+        document_tokens=document_tokens,
+        sent=session.sent,
+        cached=session.cached,
+        stopped=session.stopped,
+        prices=prices,
+    )
