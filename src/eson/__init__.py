@@ -33,6 +33,7 @@ from eson.errors import (
     EncodeError,
     ESONError,
     TOONError,
+    TruncatedError,
     ValidationError,
 )
 from eson.wire.repairs import Repair
@@ -59,6 +60,7 @@ __all__ = [
     "Repair",
     "StreamDecoder",
     "TOONError",
+    "TruncatedError",
     "ValidationError",
     "__version__",
     "choose",
