@@ -82,8 +82,6 @@ def truncated(
     if section is not None and row is not None:
         of = f" of {declared}" if declared is not None else ""
         where = f"the reply was cut off after row {row}{of} of {echo(section)}"
-    elif line is not None:
-        where = f"the reply was cut off after line {line}"
     else:
         where = "the reply was cut off"
     error = TruncatedError(
