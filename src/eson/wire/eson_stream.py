@@ -274,6 +274,8 @@ class LineReader:
                     # The unterminated line may be cut: dropped, as the
                     # whole-text reader drops it.
                     self._row -= 1
+                    if self._bad is not None:  # a row read before the end was wrong
+                        raise self._bad
                     self._close_short(dropped=True)
                     return
                 raise self._short_error()
@@ -294,6 +296,8 @@ class LineReader:
                 and head.kind != "record"
                 and self._short_stray() is None
             ):
+                if self._bad is not None:  # a row read before the end was wrong
+                    raise self._bad
                 self._close_short(dropped=False)
                 return
             raise self._short_error()
