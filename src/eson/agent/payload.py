@@ -10,7 +10,9 @@ The rules, in order:
 
 1. **Candidates.**  Every fenced block whose language tag is empty, ``eson``,
    ``toon``, ``json`` (or ``text``/``txt``/``plaintext``) is a candidate (a
-   fence that is never closed -- a reply cut off -- runs to the end); so is
+   fence that is never closed -- a reply cut off -- runs to the end, and
+   :attr:`Payload.closed` tells the readers it was cut: see
+   :mod:`eson.agent.cutoff`); so is
    each document found in the text outside fences: an ESON document from its
    ``!eson/1`` line to where its last section's rows end, a JSON object or
    array, a TOON block.  Fences in other languages (```` ```python ````) are

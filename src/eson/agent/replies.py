@@ -11,6 +11,11 @@ One call does what every agent framework's output parser does by hand:
    or compact, rejecting duplicate keys and ``NaN``;
 3. **validate** into the type with the framework's own validator.
 
+Between 1 and 2, the signals that the reply was **cut off** (the provider's
+``stop_reason``, a fence never closed, ``require_end``) are checked: a cut
+reply raises :class:`eson.TruncatedError`, or with ``partial=True`` keeps
+its complete rows (:mod:`eson.agent.cutoff`).
+
 Every failure is an :class:`eson.ESONError` whose lines point into the
 reply as given and whose :attr:`~eson.ESONError.feedback` is ready to send
 back to the model.  Repairs, also with reply lines, go to the caller's
