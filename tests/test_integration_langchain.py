@@ -82,6 +82,11 @@ def write(value: Any, format: str) -> str:
     return eson.encode(value) if format == "eson" else toon.encode(value) + "\n"
 
 
+def fenced(text: str, format: str = "eson") -> str:
+    """A reply as the format instructions ask for it: the document in a closed fence."""
+    return f"```{format}\n{text.rstrip()}\n```"
+
+
 PROMPT = ChatPromptTemplate.from_messages(
     [("system", "{format_instructions}"), MessagesPlaceholder("history"), ("human", "{request}")]
 )
@@ -104,8 +109,15 @@ def test_chain_invoke_reads_the_reply_into_the_model(format: str) -> None:
     parser = ESONOutputParser(Review, format=format)
     assert isinstance(parser, BaseOutputParser)
     assert isinstance(parser, BaseCumulativeTransformOutputParser)
+    # A bare document has no end mark: it may be cut off, so by default it is refused ...
+    with pytest.raises(OutputParserException) as caught:
+        chain(parser, write(expected, format)).invoke(ASK)
+    assert isinstance(caught.value.__cause__, eson.TruncatedError)
+    # ... and read when the parser is told not to require one.
+    bare = ESONOutputParser(Review, format=format, require_end=False)
+    assert chain(bare, write(expected, format)).invoke(ASK) == expected
     for reply in (
-        write(expected, format),
+        fenced(write(expected, format), format),
         f"Here is my review.\n\n```{format}\n{write(expected, format)}```\nAnything else?",
         expected.model_dump_json(indent=2),  # JSON instead: allowed by default
     ):
@@ -130,8 +142,8 @@ def test_msgspec_models() -> None:
         summary="two", findings=[MsgFinding("high", "a.py", 1), MsgFinding("low", "b.py", 2)]
     )
     parser = ESONOutputParser(MsgReview)
-    assert chain(parser, eson.encode(expected)).invoke(ASK) == expected
-    streamed = list(chain(parser, eson.encode(expected)).stream(ASK))
+    assert chain(parser, fenced(eson.encode(expected))).invoke(ASK) == expected
+    streamed = list(chain(parser, fenced(eson.encode(expected))).stream(ASK))
     assert streamed[-1] == expected
     assert [len(part.findings) for part in streamed] == [1, 2]
 
@@ -141,8 +153,8 @@ def test_msgspec_models() -> None:
 
 def test_a_bad_reply_raises_output_parser_exception_with_the_feedback() -> None:
     good = review().to_eson()
-    bad = good.replace("\nmedium\t", "\nurgent\t", 1)
-    assert bad != good
+    bad = fenced(good.replace("\nmedium\t", "\nurgent\t", 1))
+    assert bad != fenced(good)
     with pytest.raises(OutputParserException) as caught:
         chain(ESONOutputParser(Review), bad).invoke(ASK)
     error = caught.value
@@ -158,9 +170,9 @@ def test_a_bad_reply_raises_output_parser_exception_with_the_feedback() -> None:
 
 def test_the_feedback_fixes_the_reply_in_one_retry() -> None:
     good = review().to_eson()
-    damaged = "Sure!\n" + good.replace("findings[3]", "findings[2]", 1)
+    damaged = "Sure!\n" + fenced(good.replace("findings[3]", "findings[2]", 1))
     parser = ESONOutputParser(Review)
-    model = FakeListChatModel(responses=[damaged, good])
+    model = FakeListChatModel(responses=[damaged, fenced(good)])
     prompt = PROMPT.partial(format_instructions=parser.get_format_instructions())
     steps = prompt | model
     history: list[BaseMessage] = []
@@ -193,7 +205,9 @@ def test_parse_result_partial_never_raises() -> None:
     assert value == Review(summary="3 issues", findings=review().findings[:1])
     assert parser.parse_result([Generation(text="nonsense")], partial=True) is None
     assert parser.parse_result([Generation(text="!eson/1\nsummary=x\n")], partial=True) is None
-    assert parser.parse_result([ChatGeneration(message=AIMessage(text))]) == review()
+    # a bare reply is complete when the message's stop reason says the model stopped
+    done = AIMessage(text, response_metadata={"finish_reason": "stop"})
+    assert parser.parse_result([ChatGeneration(message=done)]) == review()
     with pytest.raises(OutputParserException):
         parser.parse_result([Generation(text=cut)])
 
@@ -232,13 +246,13 @@ def test_async_streaming_and_word_chunks() -> None:
     parser = ESONOutputParser(Review)
 
     async def collect() -> list[Review]:
-        return [part async for part in chain(parser, expected.to_eson()).astream(ASK)]
+        return [part async for part in chain(parser, fenced(expected.to_eson())).astream(ASK)]
 
     parts = asyncio.run(collect())
     assert [len(part.findings) for part in parts] == list(range(1, 7))
     assert parts[-1] == expected
     # a model that streams word by word (chunks split at spaces, TABs and newlines)
-    words = GenericFakeChatModel(messages=iter([expected.to_eson()]))
+    words = GenericFakeChatModel(messages=iter([fenced(expected.to_eson())]))
     prompt = PROMPT.partial(format_instructions=parser.get_format_instructions())
     streamed = list((prompt | words | parser).stream(ASK))
     assert streamed[-1] == expected
@@ -249,7 +263,7 @@ def test_async_streaming_and_word_chunks() -> None:
 def test_diff_streaming_yields_each_entry_and_row_once(format: str) -> None:
     expected = review(rows=5)
     reply = write(expected, format).rstrip("\n")  # the last row ends the stream, not a line
-    parser = ESONOutputParser(Review, format=format, diff=True)
+    parser = ESONOutputParser(Review, format=format, diff=True, require_end=False)
     batches = list(chain(parser, reply).stream(ASK))
     events = [event for batch in batches for event in batch]
     assert all(isinstance(event, eson.Event) for event in events)
@@ -270,7 +284,7 @@ def test_streaming_feeds_each_character_once(monkeypatch: pytest.MonkeyPatch) ->
         return original(self, chunk)
 
     monkeypatch.setattr(partial_module.PartialReply, "feed", feed)
-    reply = review(rows=40).to_eson()
+    reply = fenced(review(rows=40).to_eson())
     parts = list(chain(ESONOutputParser(Review), reply).stream(ASK))
     assert len(parts) == 40
     assert "".join(fed) == reply  # each chunk read once: linear, not the text so far again
@@ -278,7 +292,7 @@ def test_streaming_feeds_each_character_once(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_a_stream_cut_short_or_damaged_raises_at_the_end() -> None:
     text = review(rows=4).to_eson()
-    parser = ESONOutputParser(Review)
+    parser = ESONOutputParser(Review, require_end=False)  # the cuts read as they stand
     for cut, reason in (
         (text[: text.rstrip("\n").rindex("\n") + 1], "declares 4 rows"),  # stopped after a row
         (text[: text.rindex("src/")], "row 4: expected 4 cells, got 2"),  # ... or in one

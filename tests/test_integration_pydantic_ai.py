@@ -94,7 +94,7 @@ def damage(text: str, format: str) -> str:
     """The reply a model writes when it miscounts its rows, wrapped in chat."""
     damaged = text.replace("findings[3]", "findings[4]", 1)
     assert damaged != text
-    return f"Here is the review you asked for:\n\n```{format}\n{damaged}```\n\nLet me know!"
+    return f"Here is the review you asked for:\n\n```{format}\n{damaged.rstrip()}\n```\n\nLet me know!"
 
 
 def request_text(message: ModelMessage) -> str:
@@ -132,7 +132,8 @@ def test_a_damaged_reply_is_fixed_after_exactly_one_retry(cls: type[Any], format
         assert f"line {bad_line}:" in feedback  # a line of the reply as the model wrote it
         assert "findings[N]{severity,file,line,message}" in feedback
         assert "one of high, medium, low" in feedback
-        return ModelResponse(parts=[TextPart(good)])
+        # as the instructions ask: in a closed fence (a bare reply might be cut off)
+        return ModelResponse(parts=[TextPart(f"```{format}\n{good.rstrip()}\n```")])
 
     agent = Agent(
         FunctionModel(model),
@@ -163,7 +164,8 @@ def test_feedback_for_a_value_the_schema_rejects_names_the_allowed_values() -> N
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         if len(replies) == 1:
             feedbacks.append(request_text(messages[-1]))
-        return ModelResponse(parts=[TextPart(replies.pop(0))])
+        # a bare reply is read as complete when the provider says the model stopped
+        return ModelResponse(parts=[TextPart(replies.pop(0))], finish_reason="stop")
 
     agent = Agent(FunctionModel(model), output_type=text_output(Review))
     assert agent.run_sync("Review").output == expected
@@ -188,7 +190,11 @@ def test_a_reply_that_stays_broken_exhausts_the_retries() -> None:
 
 def test_test_model_answering_at_once() -> None:
     expected = review()
-    for text in (expected.to_eson(), expected.to_toon(), expected.model_dump_json(indent=2)):
+    for text in (
+        f"```eson\n{expected.to_eson()}```",
+        f"```toon\n{expected.to_toon()}\n```",
+        expected.model_dump_json(indent=2),  # JSON is its own end mark
+    ):
         agent = Agent(TestModel(custom_output_text=text), output_type=text_output(Review))
         assert agent.run_sync("Review").output == expected
 
@@ -198,7 +204,7 @@ def test_formats_limit_what_a_reply_may_be() -> None:
     replies = [expected.model_dump_json(), expected.to_eson()]
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        return ModelResponse(parts=[TextPart(replies.pop(0))])
+        return ModelResponse(parts=[TextPart(replies.pop(0))], finish_reason="stop")
 
     agent = Agent(FunctionModel(model), output_type=text_output(Review, formats=("eson",)))
     assert agent.run_sync("Review").output == expected
@@ -297,7 +303,7 @@ def test_tool_return_sends_eson_to_the_model_and_keeps_the_object() -> None:
         last = messages[-1].parts[-1]
         if isinstance(last, ToolReturnPart):
             seen.append(last.content)
-            return ModelResponse(parts=[TextPart(str(last.content))])
+            return ModelResponse(parts=[TextPart(str(last.content))], finish_reason="stop")
         return ModelResponse(parts=[ToolCallPart("lookup", {"path": "src"})])
 
     agent = Agent(FunctionModel(model), output_type=text_output(Review))

@@ -196,12 +196,13 @@ def test_parse_reply_of_encode_is_the_value(model: type) -> None:
 @pytest.mark.parametrize("model", MODELS)
 def test_partial_replies(model: type) -> None:
     cut = "Sure:\n```eson\n!eson/1\nkind=review\nfindings[3]{n,severity,file,line}\n1\thigh\ta.py\t3\n2\tlow\tb.p"
-    with pytest.raises(eson.DecodeError, match="declares 3 rows"):
+    # The fence was never closed: the reply was cut off (it used to read as a count error).
+    with pytest.raises(eson.TruncatedError, match="cut off after row 1 of 3 of 'findings'"):
         eson.parse_reply(cut, model)
     log: list[Repair] = []
     value = eson.parse_reply(cut, model, partial=True, repairs=log)
     assert len(value.findings) == 1
-    assert [(repair.line, repair.kind) for repair in log] == [(5, "rows-missing")]
+    assert [(repair.line, repair.kind) for repair in log] == [(5, "rows-missing"), (7, "cut-off")]
 
 
 # -- feedback -------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from eson.errors import (
     EncodeError,
     ESONError,
     TOONError,
+    TruncatedError,
     ValidationError,
 )
 from eson.wire.repairs import Repair
@@ -107,6 +108,7 @@ __all__ = [
     "Repair",
     "StreamDecoder",
     "TOONError",
+    "TruncatedError",
     "ValidationError",
     "__version__",
     "choose",

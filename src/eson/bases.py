@@ -119,17 +119,23 @@ class ModelMethods:
         repairs: list[Repair] | None = None,
         validation_strict: bool | None = None,
         context: Any = None,
+        stop_reason: object = None,
+        require_end: bool = False,
     ) -> Self:
         """Read a language model's reply into a validated instance (see :func:`eson.parse_reply`).
 
         Finds the ESON, TOON or JSON payload in the reply (code fences, prose
         around it), reads it leniently and validates it.  On failure the
         error's ``feedback`` is the text to send back to the model.
-        ``validation_strict`` and ``context`` are those of :meth:`from_eson`.
+        ``validation_strict`` and ``context`` are those of :meth:`from_eson`;
+        ``stop_reason`` (the provider's, in any spelling, or its response
+        object) and ``require_end`` (the closing fence is required) are those
+        of :func:`eson.parse_reply`: a reply cut off is never read as complete.
 
         Raises:
             eson.ESONError: (a ``DecodeError``, ``TOONError`` or
                 ``ValidationError``) with lines counted in ``text``.
+            eson.TruncatedError: the reply was cut off (unless ``partial``).
         """
         return parse_reply(
             text,
@@ -139,6 +145,8 @@ class ModelMethods:
             repairs=repairs,
             validation_strict=validation_strict,
             context=context,
+            stop_reason=stop_reason,
+            require_end=require_end,
         )
 
     @classmethod

@@ -7,6 +7,7 @@ them all::
     ESONError(ValueError)
     ├── DecodeError          malformed ESON text (bad header, count, cell ...)
     │   ├── CountError       a declared count [N] that the rows contradict
+    │   ├── TruncatedError   a reply cut off before its end (output limit, open fence)
     │   └── ValidationError  well-formed text whose values break the schema
     ├── EncodeError          a value ESON cannot represent
     └── TOONError            malformed TOON text, or a value TOON cannot hold
@@ -46,6 +47,7 @@ __all__ = [
     "ESONError",
     "EncodeError",
     "TOONError",
+    "TruncatedError",
     "ValidationError",
     "echo",
     "echo_value",
@@ -315,6 +317,86 @@ class CountError(DecodeError):
     def _shift_details(self, offset: int) -> None:
         if self.stray_line is not None:
             self.stray_line += offset
+
+
+class TruncatedError(DecodeError):
+    """A model's reply was cut off before its end, so it is not read as complete.
+
+    Raised by :func:`eson.parse_reply`, :class:`eson.StreamDecoder` and the
+    framework adapters when a signal says the reply stopped early: the
+    provider's stop reason (``finish_reason="length"``,
+    ``stop_reason="max_tokens"``, ``MAX_TOKENS``), a code fence that was
+    opened and never closed, or (with ``require_end=True``) a payload
+    without its closing fence.  The text may even read as a valid document
+    -- a last cell cut from ``zebra`` to ``zeb`` -- which is why it is refused.
+
+    Its location is the last row read: :attr:`line`, :attr:`section` and
+    :attr:`row` (the last complete row, ``0`` for none); :attr:`feedback`
+    says the reply was cut off after row *k* of *N* and what to do.
+
+    Attributes:
+        declared: The row count the open array declares, when known.
+        signal: What showed the cut: ``"stop-reason"``, ``"open-fence"``
+            or ``"no-end-mark"``.
+        stop_reason: The stop reason as the provider spelled it, when one was given.
+    """
+
+    declared: int | None
+    signal: str
+    stop_reason: str | None
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        line: int | None = None,
+        section: str | None = None,
+        row: int | None = None,
+        field: str | None = None,
+        declared: int | None = None,
+        signal: str = "stop-reason",
+        stop_reason: str | None = None,
+    ) -> None:
+        self.declared = declared
+        self.signal = signal
+        self.stop_reason = None if stop_reason is None else printable(stop_reason, ECHO_LIMIT)
+        super().__init__(reason, line=line, section=section, row=row, field=field)
+
+    def _keywords(self) -> dict[str, Any]:
+        return {
+            **super()._keywords(),
+            "declared": self.declared,
+            "signal": self.signal,
+            "stop_reason": self.stop_reason,
+        }
+
+    @property
+    def feedback(self) -> str:
+        """What to tell the model: its reply was cut off after row *k* of *N*, and what to do.
+
+        Never "you wrote a bad row": nothing the model wrote was wrong, the
+        reply ran out of room (or its end mark is missing).
+        """
+        fmt = self.format or "eson"
+        name = _FORMAT_NAMES.get(fmt, fmt.upper())
+        parts = [
+            f"Your {name} reply ended too early: {_clipped(str(self), 300)}."
+            " Nothing in it is wrong, but its end is missing."
+        ]
+        if self.signal == "no-end-mark":
+            parts.append(
+                f"Send the whole document again inside a ```{fmt} fence, closed by a line ```."
+            )
+        else:
+            parts.append(
+                "Send the whole document again so that it fits: fewer rows or shorter cells"
+                " (or, if you are asked to continue, only what comes after the last complete"
+                " row), inside a ```" + fmt + " fence closed by a line ```."
+            )
+        if self.expected:
+            parts.append(_clipped(self.expected, 400))
+        text = "\n".join(parts)
+        return text if len(text) <= FEEDBACK_LIMIT else text[: FEEDBACK_LIMIT - 3] + "..."
 
 
 class EncodeError(ESONError):

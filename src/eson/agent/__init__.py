@@ -10,6 +10,8 @@
 - :mod:`eson.agent.payload`     -- finding the payload in a model's reply (``extract``)
 - :mod:`eson.agent.replies`     -- reading a reply into a validated value (``parse_reply``)
 - :mod:`eson.agent.stream`      -- decoding a reply as it streams (``StreamDecoder``, ``Event``)
+- :mod:`eson.agent.stop`        -- the provider's stop reason, read as complete/cut (``stop_kind``)
+- :mod:`eson.agent.cutoff`      -- the signals that a reply was cut off, and what that means
 
 The layer imports the codecs and the functional API, never the model bases
 (:mod:`eson.pydantic`, :mod:`eson.msgspec`): those sit above it and their
@@ -25,6 +27,7 @@ from eson.agent.negotiation import accepted_formats, decode_as, detect
 from eson.agent.payload import Payload, extract, locate
 from eson.agent.prompts import PromptCost, primer, prompt, prompt_cost
 from eson.agent.replies import parse_reply
+from eson.agent.stop import StopKind, stop_kind
 from eson.agent.stream import Event, StreamDecoder
 from eson.agent.tokens import count_tokens, token_backends
 
@@ -35,6 +38,7 @@ __all__ = [
     "LintReport",
     "Payload",
     "PromptCost",
+    "StopKind",
     "StreamDecoder",
     "accepted_formats",
     "choose",
@@ -48,5 +52,6 @@ __all__ = [
     "primer",
     "prompt",
     "prompt_cost",
+    "stop_kind",
     "token_backends",
 ]

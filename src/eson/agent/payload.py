@@ -14,7 +14,8 @@ The rules, in order:
    empty tag, ``eson``, ``toon``, ``json``, and any other word -- ``yaml``,
    ``yml``, ``tsv``, ``csv``, ``text``, ``md`` -- since models label data
    fences by guesswork.  A fence that is never closed -- a reply cut off --
-   runs to the end; a closing fence written at the end of a line
+   runs to the end (:attr:`Payload.closed` tells the readers it was cut: see
+   :mod:`eson.agent.cutoff`); a closing fence written at the end of a line
    (```` 3<TAB>zeta``` hope this helps ````) closes the fence there: the
    text before it is the block's last line, what follows is prose.  So is
    each document found in the text outside fences a candidate: an ESON
@@ -122,6 +123,8 @@ class Payload:
         fenced: Whether it came from a code fence.
         tag: The fence's language tag (``""`` for a bare fence), or ``None``.
         crlf: The reply's lines end with CRLF.
+        closed: It came from a code fence whose closing line is in the
+            reply (a fence never closed means the reply was cut off).
     """
 
     lines: list[str]
@@ -131,6 +134,7 @@ class Payload:
     fenced: bool
     tag: str | None = None
     crlf: bool = False
+    closed: bool = False
 
     @property
     def text(self) -> str:
@@ -164,6 +168,7 @@ class _Block:
     fenced: bool
     tag: str | None
     ends_reply: bool = False  # its last line is the reply's last, without a line break
+    closed: bool = False  # a fenced block whose closing fence line was found
 
 
 def extract(text: str | bytes | bytearray | memoryview) -> str:
@@ -413,7 +418,7 @@ def _blocks(reply: str) -> tuple[list[_Block], list[_Block]]:
             position = closer[1] + 1
         if indent:
             body = [_dedent(line, len(indent)) for line in body]
-        fenced.append(_Block(body, opener + 1, True, tag, cut))
+        fenced.append(_Block(body, opener + 1, True, tag, cut, closer is not None))
         line_index = opener + 1 + len(body) + (closer is not None and not last)
     if position < len(reply):
         rest, cut = _lines_of(reply[position:], True)
@@ -445,7 +450,13 @@ def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
     # that fact: a cut-off last line must not look complete (partial reading).
     terminated = end < len(block.lines) or not block.ends_reply
     return Payload(
-        block.lines[start:end], terminated, fmt, block.first + start + 1, block.fenced, block.tag
+        block.lines[start:end],
+        terminated,
+        fmt,
+        block.first + start + 1,
+        block.fenced,
+        block.tag,
+        closed=block.closed,
     )
 
 

@@ -432,7 +432,12 @@ def _schema_section(layout: DocumentLayout, cls: type) -> str:
     name = getattr(cls, "__name__", "the message")
     doc = class_doc(cls)
     kind = "ESON" if layout.format == "eson" else "TOON"
-    head = f"Reply with one {kind} document, a {name}, and nothing else."
+    # The closing fence is the reply's end mark: without it a reply cut off by
+    # the output limit can read as complete (see eson.agent.cutoff).
+    head = (
+        f"Reply with one {kind} document, a {name}, inside a ```{layout.format} code fence"
+        " closed by a ``` line, and nothing else."
+    )
     if doc:
         head += f" {name}: {doc}"
     head += "\nIts lines:"

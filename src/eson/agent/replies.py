@@ -11,6 +11,11 @@ One call does what every agent framework's output parser does by hand:
    or compact, rejecting duplicate keys and ``NaN``;
 3. **validate** into the type with the framework's own validator.
 
+Between 1 and 2, the signals that the reply was **cut off** (the provider's
+``stop_reason``, a fence never closed, ``require_end``) are checked: a cut
+reply raises :class:`eson.TruncatedError`, or with ``partial=True`` keeps
+its complete rows (:mod:`eson.agent.cutoff`).
+
 Every failure is an :class:`eson.ESONError` whose lines point into the
 reply as given and whose :attr:`~eson.ESONError.feedback` is ready to send
 back to the model.  Repairs, also with reply lines, go to the caller's
@@ -22,15 +27,18 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, TypeVar, overload
 
+from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
 from eson.agent.payload import FORMATS, Payload, locate
+from eson.agent.stop import stop_kind
 from eson.api import check_reading
 from eson.codecs import toon_typed
 from eson.codecs.eson_typed import reader_for
 from eson.codecs.feedback import attach_expected
 from eson.codecs.validation import Place, check_options, validation_error
-from eson.errors import DecodeError, ESONError, echo
+from eson.errors import DecodeError, ESONError, TruncatedError, echo
 from eson.schema.binding import Problem
 from eson.schema.compile import document_schema
 from eson.wire.eson_reader import decode_document, text_of
@@ -54,6 +62,8 @@ def parse_reply(
     repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
+    stop_reason: object = None,
+    require_end: bool = False,
 ) -> Any: ...
 
 
@@ -67,6 +77,8 @@ def parse_reply(
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
+    stop_reason: object = None,
+    require_end: bool = False,
 ) -> T: ...
 
 
@@ -79,6 +91,8 @@ def parse_reply(
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
+    stop_reason: object = None,
+    require_end: bool = False,
 ) -> T | Any:
     """Read a model's reply into a validated instance of ``type`` (or plain values).
 
@@ -93,8 +107,10 @@ def parse_reply(
         formats: The formats the reply may be in, most preferred first
             (``"eson"``, ``"toon"``, ``"json"``); when the reply holds
             several payloads, the one in the earliest listed format wins.
-        partial: Accept an ESON reply cut off inside its last array (see
-            :func:`eson.decode`); never the default.
+        partial: Accept an ESON reply cut off inside its last array: the
+            complete rows are kept, a last line without a line break is
+            dropped (it may be cut), and a ``rows-missing`` or ``cut-off``
+            repair records it; never the default.
         repairs: A list to which each repair is appended, its line counted
             in the reply as given.
         validation_strict: The framework's strict mode for the validation
@@ -103,12 +119,32 @@ def parse_reply(
             which is the wire option (a reply is always read leniently).
         context: Passed to Pydantic validators (``model_validate(context=...)``);
             a ``TypeError`` for a msgspec type, whose validation takes none.
+        stop_reason: Why the model stopped, as the provider said it: a
+            string in any provider's spelling (``"length"``,
+            ``"max_tokens"``, ``"MAX_TOKENS"``), an enum member, or the
+            response object itself (see :mod:`eson.agent.stop`).  A reply
+            that stopped for length is never returned as complete.
+        require_end: The reply must end its ESON or TOON payload with the
+            closing line of a code fence (the end mark :func:`eson.prompt`
+            asks for); without it the reply counts as cut off.  The
+            adapters set it.
+
+    A reply is **cut off** when its stop reason says so, when its payload's
+    code fence was opened and never closed, or (``require_end``) when its
+    payload is outside a closed fence; a payload whose fence closed is
+    complete, and a stop reason that says the reply ended outweighs a
+    missing closing fence (see :mod:`eson.agent.cutoff`).  A cut-off reply
+    raises :class:`eson.TruncatedError`, or with ``partial=True`` (ESON)
+    gives the complete rows and a ``cut-off`` repair.  Without any signal
+    (an unfenced reply, no stop reason) a cut inside the last cell of the
+    last row cannot be seen: pass the stop reason, or ``require_end=True``.
 
     Returns:
         The validated value.
 
     Raises:
         eson.DecodeError: no payload found, or malformed ESON or JSON.
+        eson.TruncatedError: (a ``DecodeError``) the reply was cut off.
         eson.TOONError: malformed TOON.
         eson.ValidationError: well-formed text the type rejects.
         TypeError: a ``type`` that is not a model class, or validation
@@ -136,7 +172,13 @@ def parse_reply(
         raise
     offset = payload.first_line - 1
     log: list[Repair] = []
+    cut: list[Repair] = []  # the cut-off repair, recorded after the repairs of the reading
     try:
+        try:
+            payload = _check_cut(payload, stop_reason, require_end, partial, cut)
+        except TruncatedError:
+            _raise_content_error(payload, type, options)
+            raise
         return _decode(payload, type, partial, log, options)
     except ESONError as exc:
         if type is not None:
@@ -145,8 +187,69 @@ def parse_reply(
             exc.format = payload.format
         raise exc.moved(offset) from None
     finally:
+        log.extend(cut)
         if repairs is not None:
             repairs.extend(repair.moved(offset) for repair in log)
+
+
+def _check_cut(
+    payload: Payload, stop_reason: object, require_end: bool, partial: bool, log: list[Repair]
+) -> Payload:
+    """The payload to read, after the signals that the reply was cut off.
+
+    Raises :class:`eson.TruncatedError` for a cut reply, unless ``partial``
+    reads an ESON one: then its last line, when it had no line break, is
+    dropped and a ``cut-off`` repair recorded.  A stop reason saying the
+    reply ended makes its last line complete.
+    """
+    if not isinstance(require_end, bool):
+        raise TypeError(f"require_end must be True or False, not {require_end!r}")
+    stop = stop_kind(stop_reason)
+    signal = cut_signal(
+        stop,
+        closed=payload.closed,
+        fenced=payload.fenced,
+        require_end=require_end,
+        format=payload.format,
+    )
+    if signal is None:
+        if stop == "complete" and not payload.terminated:
+            return replace(payload, terminated=True)
+        return payload
+    lines = payload.lines
+    if not partial or payload.format != "eson":
+        if payload.format == "eson":
+            progress = eson_progress(lines, payload.terminated)
+        elif payload.format == "toon":
+            progress = toon_progress(lines, payload.terminated)
+        else:
+            progress = (len(lines), None, None, None)
+        raise truncated(signal, stop_reason, progress, payload.format)
+    dropped = not payload.terminated and bool(lines)
+    log.append(cut_repair(signal, stop_reason, len(lines), dropped))
+    if dropped:
+        return replace(payload, lines=lines[:-1], terminated=True)
+    return payload
+
+
+def _raise_content_error(payload: Payload, type: Any, options: tuple[bool | None, Any]) -> None:
+    """(a cut ESON reply) Raise the error of a line before the cut, if one is wrong.
+
+    The cut can only have damaged the last line: a malformed line or a bad
+    row before it is the model's to fix, and a stream reports it as soon as
+    it reads it, so the whole reply reports it too.  An error without a line
+    (a missing field the cut may have taken) leaves the cut to be reported.
+    """
+    if payload.format != "eson":
+        return
+    lines = payload.lines if payload.terminated else payload.lines[:-1]
+    complete = replace(payload, lines=lines, terminated=True)
+    try:
+        _decode(complete, type, True, [], options)
+    except ESONError as exc:
+        if exc.line is not None:
+            raise
+    return
 
 
 def _check_first(formats: Sequence[str]) -> str:

@@ -24,6 +24,7 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Generic, Literal, TypeVar, overload
 
+from eson.agent.cutoff import Progress, cut_repair, cut_signal, truncated
 from eson.agent.payload import (
     fence_closing,
     fence_opening,
@@ -33,6 +34,7 @@ from eson.agent.payload import (
     starts_toon,
     unread_fence,
 )
+from eson.agent.stop import stop_kind
 from eson.api import check_reading
 from eson.codecs.eson_stream import ESONBuilder
 from eson.codecs.feedback import attach_expected
@@ -184,6 +186,9 @@ class StreamDecoder(Generic[T]):
         keep: ``False`` keeps no rows: events only, memory flat however long
             the stream; :meth:`close` then checks that the stream was
             complete and returns ``None``.
+        require_end: (lenient) the document must end with the closing line
+            of its code fence (the end mark :func:`eson.prompt` asks for);
+            a stream without it counts as cut off (see :meth:`close`).
 
     Every error is an :class:`eson.ESONError` whose lines count lines of the
     whole stream, with a ``feedback`` text for the model.  Events are the
@@ -203,6 +208,7 @@ class StreamDecoder(Generic[T]):
         keep: Literal[True] = True,
         validation_strict: bool | None = None,
         context: Any = None,
+        require_end: bool = False,
     ) -> None: ...
 
     @overload
@@ -216,6 +222,7 @@ class StreamDecoder(Generic[T]):
         keep: Literal[True] = True,
         validation_strict: bool | None = None,
         context: Any = None,
+        require_end: bool = False,
     ) -> None: ...
 
     @overload
@@ -229,6 +236,7 @@ class StreamDecoder(Generic[T]):
         keep: Literal[False],
         validation_strict: bool | None = None,
         context: Any = None,
+        require_end: bool = False,
     ) -> None: ...
 
     def __init__(
@@ -241,8 +249,13 @@ class StreamDecoder(Generic[T]):
         keep: bool = True,
         validation_strict: bool | None = None,
         context: Any = None,
+        require_end: bool = False,
     ) -> None:
         check_reading(strict, partial)
+        if not isinstance(require_end, bool):
+            raise TypeError(f"require_end must be True or False, not {require_end!r}")
+        if require_end and strict:
+            raise ValueError("require_end=True reads a reply's code fence; it needs strict=False")
         if format == "eson/1":  # ESON's name in eson.choose and eson.detect
             format = "eson"
         if format not in ("eson", "toon"):
@@ -256,6 +269,7 @@ class StreamDecoder(Generic[T]):
         self.strict = strict
         self.partial = partial
         self.keep = keep
+        self.require_end = require_end
         #: The repairs of a lenient read so far, lines counted in the stream.
         self.repairs: list[Repair] = []
         self._log: list[Repair] | None = None if strict else []
@@ -316,7 +330,11 @@ class StreamDecoder(Generic[T]):
     # -- feeding ----------------------------------------------------------------------
 
     def feed(
-        self, chunk: str | bytes | bytearray | memoryview, *, final: bool = False
+        self,
+        chunk: str | bytes | bytearray | memoryview,
+        *,
+        final: bool = False,
+        stop_reason: object = None,
     ) -> list[Event]:
         """Read one chunk; return the events of the entries and rows it completed.
 
@@ -325,7 +343,8 @@ class StreamDecoder(Generic[T]):
         stream is then ended as by :meth:`close` (with its errors), and the
         events returned include those only the end completes -- a last row
         without a line break, TOON's last list item.
-        :meth:`close` then returns the message.
+        :meth:`close` then returns the message.  ``stop_reason`` (with
+        ``final=True``) is that of :meth:`close`.
 
         Raises:
             eson.ESONError: as soon as the text read so far is wrong (the
@@ -353,23 +372,39 @@ class StreamDecoder(Generic[T]):
         taken = events[:] if events else []
         events.clear()
         if final:
-            self.close()
+            self.close(stop_reason=stop_reason)
             taken.extend(self._final_events)
+        elif stop_reason is not None:
+            raise TypeError("stop_reason= is known when the stream ends: pass final=True too")
         return taken
 
-    def close(self) -> T:
+    def close(self, *, stop_reason: object = None) -> T:
         """End the stream; return the decoded message (``None`` with ``keep=False``).
 
         Calling it again returns the same result (or raises the same error).
 
+        Args:
+            stop_reason: Why the model stopped, as the provider said it
+                (``"length"``, ``"max_tokens"``, ``"MAX_TOKENS"``, or the
+                response object; see :mod:`eson.agent.stop`).
+
+        A stream that was **cut off** -- its stop reason says so, its code
+        fence was never closed, or (``require_end``) it has no closing
+        fence -- raises :class:`eson.TruncatedError` at the last row read;
+        with ``partial=True`` (ESON) its last line, when it had no line
+        break, is dropped and a ``cut-off`` repair recorded.  A fence that
+        closed makes the document complete, whatever the stop reason.
+
         Raises:
             eson.ESONError: for a stream cut short (a count error, unless
                 ``partial``), an empty one, or a message that fails validation.
+            eson.TruncatedError: for a stream cut off (see above).
         """
         if self._error is not None:
             raise self._error
         if self._done:
             return self._result  # type: ignore[no-any-return]
+        cut: Repair | None = None
         try:
             last = self._splitter.close()
             if last is not None and self._filter is not None:
@@ -377,12 +412,15 @@ class StreamDecoder(Generic[T]):
                 last = kept[0] if kept else None
             if self._filter is not None and self._filter.state in ("before", "code", "fence-start"):
                 raise DecodeError(self._filter.nothing_found(), line=1)
+            last, cut = self._check_cut(last, stop_reason)
             self._reader.finish(last)
             self._check_swallowed()
             result = self._builder.result() if self.keep else None
         except ESONError as exc:
             raise self._fail(exc) from None
         finally:
+            if cut is not None and self._log is not None:
+                self._log.append(cut)
             self._take_repairs()
         self._final_events = self._drain()
         self._done = True
@@ -401,6 +439,41 @@ class StreamDecoder(Generic[T]):
         and after :meth:`close` here.
         """
         return list(self._final_events)
+
+    def _check_cut(self, last: str | None, stop_reason: object) -> tuple[str | None, Repair | None]:
+        """The last line to read and the ``cut-off`` repair, after the signals of a cut.
+
+        Raises :class:`eson.TruncatedError` for a cut stream, unless
+        ``partial`` reads ESON: its unterminated last line is then dropped.
+        """
+        stop = stop_kind(stop_reason)
+        fence = self._filter
+        signal = cut_signal(
+            stop,
+            closed=fence is not None and fence.closed,
+            fenced=fence is not None and fence.state == "fenced",
+            require_end=self.require_end,
+            format=self.format,
+        )
+        if signal is None:
+            if stop == "complete" and last is not None:
+                self._read([last])  # the provider says the reply ended: its last line is whole
+                return None, None
+            return last, None
+        reader = self._reader
+        if isinstance(reader, eson_stream.LineReader):
+            name, rows, declared, line = reader.progress()
+            progress: Progress = (line or None, name, rows, declared)
+        else:
+            progress = (reader.line_no or None, None, None, None)
+        if isinstance(reader, eson_stream.LineReader):
+            held = reader.held_error()
+            if held is not None:  # a row before the cut was wrong: the model's to fix
+                raise held
+        if not self.partial or self.format != "eson":
+            raise truncated(signal, stop_reason, progress, self.format)
+        line = reader.line_no + (last is not None)
+        return None, cut_repair(signal, stop_reason, line, last is not None)
 
     def _check_swallowed(self) -> None:
         """(typed ESON) The count error of a one-column array that took in an entry of the schema.

@@ -56,6 +56,7 @@ from typing_extensions import override  # noqa: E402
 
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
+from eson.agent.stop import stop_text  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
 from eson.integrations.partial import PartialReply, ReplyFormat  # noqa: E402
 
@@ -77,6 +78,13 @@ def _refused(message: BaseMessage) -> None:
             raise ModelRefusalError.from_refusal(block, raw_message=message)
 
 
+def _note_stop(message: BaseMessage, stop: list[object]) -> None:
+    """Keep the stop reason a streamed chunk carries (the last chunk's, usually)."""
+    reason = stop_text(message)
+    if reason is not None:
+        stop[:] = [reason]
+
+
 class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
     """Parse a model's ESON or TOON reply into a validated ``T`` (see the module documentation).
 
@@ -88,6 +96,17 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
             default: ``format``, then the other one, then JSON.
         diff: Stream the events each chunk completed instead of the value
             so far.
+        require_end: An ESON or TOON reply must close its code fence (the
+            end mark :meth:`get_format_instructions` asks for), unless the
+            message's stop reason says it ended; without it the reply
+            counts as cut off.
+
+    A reply whose stop reason (``response_metadata["finish_reason"]`` or
+    ``["stop_reason"]``, or ``generation_info``) says it hit the output
+    limit is never read as complete: :meth:`parse_result` and the stream
+    raise an ``OutputParserException`` with the feedback of an
+    :class:`eson.TruncatedError`.  :meth:`parse` gets text only, so there
+    the closing fence decides.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -98,6 +117,8 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
     """The format asked for and streamed."""
     formats: tuple[Literal["eson", "toon", "json"], ...] | None = None
     """The formats a reply may be in (``None``: ``format``, the other, JSON)."""
+    require_end: bool = True
+    """An ESON or TOON reply must close its code fence (unless its stop reason says it ended)."""
 
     def __init__(
         self,
@@ -106,6 +127,7 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
         format: str = "eson",
         formats: Sequence[str] | None = None,
         diff: bool = False,
+        require_end: bool = True,
         **kwargs: Any,
     ) -> None:
         if format not in ("eson", "toon"):
@@ -117,7 +139,12 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
                     f"formats is a non-empty sequence of 'eson', 'toon', 'json', not {formats!r}"
                 )
             formats = chosen
-        fields: dict[str, Any] = {"model": model, "format": format, "formats": formats}
+        fields: dict[str, Any] = {
+            "model": model,
+            "format": format,
+            "formats": formats,
+            "require_end": require_end,
+        }
         super().__init__(diff=diff, **fields, **kwargs)
 
     # -- what the parser is ----------------------------------------------------------------
@@ -158,8 +185,17 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
             OutputParserException: the reply does not read or validate; the
                 message is the error's feedback for the model.
         """
+        return self._parse(text, None)
+
+    def _parse(self, text: str, stop_reason: object) -> T:
         try:
-            return parse_reply(text, self.model, formats=self._allowed())
+            return parse_reply(
+                text,
+                self.model,
+                formats=self._allowed(),
+                stop_reason=stop_reason,
+                require_end=self.require_end,
+            )
         except ESONError as error:
             raise self._exception(error, text) from error
 
@@ -188,20 +224,21 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
             _refused(generation.message)
         text = generation.text
         if not partial:
-            return self.parse(text)
+            return self._parse(text, generation)  # its stop reason: see eson.agent.stop
         reply: PartialReply[T] = PartialReply(self.model, format=self.format)
         reply.feed(text)
         return reply.partial()
 
     # -- streaming -------------------------------------------------------------------------
 
-    def _finish(self, reply: PartialReply[T], texts: list[str]) -> T:
+    def _finish(self, reply: PartialReply[T], texts: list[str], stop: list[object]) -> T:
+        stop_reason = stop[0] if stop else None
         if reply.error is None:
             try:
-                return reply.close()
+                return reply.close(stop_reason=stop_reason)
             except ESONError:
                 pass  # the whole text decides, as parse() would (a JSON reply, say)
-        return self.parse("".join(texts))
+        return self._parse("".join(texts), stop_reason)
 
     def _step(
         self, reply: PartialReply[T], chunk: str, texts: list[str], last: list[Any]
@@ -220,41 +257,51 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
         last[:] = [value]
         return value
 
-    def _end(self, reply: PartialReply[T], texts: list[str], last: list[Any]) -> Any | None:
+    def _end(
+        self, reply: PartialReply[T], texts: list[str], last: list[Any], stop: list[object]
+    ) -> Any | None:
         if self.diff:
-            self._finish(reply, texts)  # the whole reply validated: raises if it is wrong
+            self._finish(reply, texts, stop)  # the whole reply validated: raises if it is wrong
             return reply.final_events or None
-        value = self._finish(reply, texts)
+        value = self._finish(reply, texts, stop)
         if last and value == last[0]:
             return None
         return value
 
     @override
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:
-        reply: PartialReply[T] = PartialReply(self.model, format=self.format)
+        reply: PartialReply[T] = PartialReply(
+            self.model, format=self.format, require_end=self.require_end
+        )
         texts: list[str] = []
         last: list[Any] = []
+        stop: list[object] = []
         for chunk in input:
             if isinstance(chunk, BaseMessage):
                 _refused(chunk)
+                _note_stop(chunk, stop)
             out = self._step(reply, _chunk_text(chunk), texts, last)
             if out is not None:
                 yield out
-        out = self._end(reply, texts, last)
+        out = self._end(reply, texts, last, stop)
         if out is not None:
             yield out
 
     @override
     async def _atransform(self, input: AsyncIterator[str | BaseMessage]) -> AsyncIterator[Any]:
-        reply: PartialReply[T] = PartialReply(self.model, format=self.format)
+        reply: PartialReply[T] = PartialReply(
+            self.model, format=self.format, require_end=self.require_end
+        )
         texts: list[str] = []
         last: list[Any] = []
+        stop: list[object] = []
         async for chunk in input:
             if isinstance(chunk, BaseMessage):
                 _refused(chunk)
+                _note_stop(chunk, stop)
             out = self._step(reply, _chunk_text(chunk), texts, last)
             if out is not None:
                 yield out
-        out = self._end(reply, texts, last)
+        out = self._end(reply, texts, last, stop)
         if out is not None:
             yield out

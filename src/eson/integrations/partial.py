@@ -42,16 +42,24 @@ class PartialReply(Generic[T]):
     Args:
         type: The model class the reply holds.
         format: ``"eson"`` or ``"toon"``.
+        require_end: The reply must close its code fence (the end mark the
+            prompts ask for); the adapters set it (see
+            :class:`eson.StreamDecoder`).
     """
 
-    __slots__ = ("_decoder", "_error", "_seen", "_validate", "format", "type")
+    __slots__ = ("_decoder", "_error", "_seen", "_validate", "format", "require_end", "type")
 
-    def __init__(self, type: builtins.type[T], *, format: ReplyFormat = "eson") -> None:
+    def __init__(
+        self, type: builtins.type[T], *, format: ReplyFormat = "eson", require_end: bool = False
+    ) -> None:
         self.type = type
         self.format: ReplyFormat = format
+        self.require_end = require_end
         schema = document_schema(type)
         self._validate = schema.binding.validator(schema.model_type)
-        self._decoder: StreamDecoder[T] = StreamDecoder(type, format=format)
+        self._decoder: StreamDecoder[T] = StreamDecoder(
+            type, format=format, require_end=require_end
+        )
         self._seen: str | None = ""  # the text update() was given; None once fed by chunks
         self._error: ESONError | None = None
 
@@ -89,7 +97,7 @@ class PartialReply(Generic[T]):
         if seen is not None and text.startswith(seen):
             self._seen = text
             return self._read(text[len(seen) :])
-        self._decoder = StreamDecoder(self.type, format=self.format)
+        self._decoder = StreamDecoder(self.type, format=self.format, require_end=self.require_end)
         self._seen = text
         self._error = None
         return self._read(text)
@@ -124,13 +132,17 @@ class PartialReply(Generic[T]):
         """
         return self._decoder.final_events
 
-    def close(self) -> T:
+    def close(self, *, stop_reason: object = None) -> T:
         """End the reply; its validated value.
+
+        ``stop_reason`` is the provider's, when the framework has it (see
+        :meth:`eson.StreamDecoder.close`).
 
         Raises:
             eson.ESONError: the reply is malformed, cut short or invalid (its
                 ``feedback`` says what to fix).
+            eson.TruncatedError: the reply was cut off.
         """
         if self._error is not None:
             raise self._error
-        return self._decoder.close()
+        return self._decoder.close(stop_reason=stop_reason)

@@ -46,6 +46,7 @@ from eson.integrations import require
 require("pydantic_ai", "pydantic-ai")
 
 from pydantic_ai import ModelRetry, RunContext, TextOutput, ToolReturn  # noqa: E402
+from pydantic_ai.messages import ModelResponse  # noqa: E402
 
 from eson.agent.formats import Format, normalize_format, render  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
@@ -116,11 +117,24 @@ class _Streams:
             self._replies.pop(key, None)
 
 
+def _finish_reason(ctx: RunContext[Any]) -> object:
+    """The ``finish_reason`` of the response being read, when pydantic-ai has it.
+
+    For a run that does not stream, the response is the last message; while
+    a run streams it is not among the messages yet (the last is a request).
+    """
+    messages = ctx.messages
+    if messages and isinstance(messages[-1], ModelResponse):
+        return messages[-1].finish_reason
+    return None
+
+
 def text_output(
     model: builtins.type[T],
     *,
     format: str = "eson",
     formats: Sequence[str] | None = None,
+    require_end: bool = True,
 ) -> TextOutput[T]:
     """An agent output that reads the model's text reply into a validated ``model``.
 
@@ -133,6 +147,18 @@ def text_output(
             and the one streamed.
         formats: The formats a reply may be in, most preferred first;
             default: ``format``, then the other one, then JSON.
+        require_end: An ESON or TOON reply must close its code fence (the
+            end mark :func:`instructions` asks for), unless the response's
+            ``finish_reason`` says it ended; without it the reply counts as
+            cut off and is retried with feedback.
+
+    A response whose ``finish_reason`` is ``"length"`` (the model hit its
+    output limit) is never read as complete: it raises
+    :class:`pydantic_ai.ModelRetry` with the feedback of an
+    :class:`eson.TruncatedError` ("cut off after row k of N").  pydantic-ai
+    gives the output function the response's ``finish_reason`` for a
+    request, not for a streamed run's last call: there the closing fence
+    decides.
 
     Returns:
         A :class:`pydantic_ai.TextOutput` whose function raises
@@ -156,7 +182,13 @@ def text_output(
             return value
         streams.end(key)
         try:
-            return parse_reply(text, model, formats=allowed)
+            return parse_reply(
+                text,
+                model,
+                formats=allowed,
+                stop_reason=_finish_reason(ctx),
+                require_end=require_end,
+            )
         except ESONError as error:
             raise ModelRetry(error.feedback) from error
 

@@ -270,8 +270,9 @@ def scan_sections(
         headerless: (lenient) accept a document without the ``!eson/1``
             line, as typed decoding does.
         partial: (lenient) the text may end before the last section's
-            declared rows: keep the rows present (a last line without a
-            line break is dropped, since it may be cut) and record it.
+            declared rows: keep the rows present (a last row without a
+            line break is dropped, since it may be cut, even when it is the
+            last declared row) and record it.
 
     Raises:
         DecodeError: for a missing or unsupported header, a malformed head
@@ -314,6 +315,18 @@ def scan_sections(
             count = available if terminated or available == 0 else available - 1
             log.append(short_array(head, count, count < available, line_no))
             following = total
+        elif (
+            partial
+            and log is not None
+            and not terminated
+            and following == total
+            and count
+            and head.kind != "record"
+        ):
+            # The last declared row is the text's last line, without a line
+            # break: it may be cut ("zeb" for "zebra"), so it is dropped too.
+            count -= 1
+            log.append(short_array(head, count, True, line_no))
         body = lines[index + 1 : index + 1 + count]
         joined = None
         if log is not None and body:

@@ -252,7 +252,20 @@ class LineReader:
                 open section's declared rows (unless ``partial``).
         """
         if last is not None and not self.ended:
-            if self._left > 1 and self._head is not None and self._head.kind != "record":
+            if (
+                self._left == 1
+                and self.partial
+                and self.log is not None
+                and self._head is not None
+                and self._head.kind != "record"
+            ):
+                # The last declared row without a line break may be cut
+                # ("zeb" for "zebra"): dropped, as the whole-text reader drops it.
+                if self._bad is not None:
+                    raise self._bad
+                self._close_short(dropped=True)
+                last = None
+            elif self._left > 1 and self._head is not None and self._head.kind != "record":
                 # The text ends short of the count even with this last line.
                 self.line_no += 1
                 self._row += 1
@@ -261,10 +274,13 @@ class LineReader:
                     # The unterminated line may be cut: dropped, as the
                     # whole-text reader drops it.
                     self._row -= 1
+                    if self._bad is not None:  # a row read before the end was wrong
+                        raise self._bad
                     self._close_short(dropped=True)
                     return
                 raise self._short_error()
-            self.lines([last])
+            else:
+                self.lines([last])
         if self.line_no == 0:
             raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
         if self._leftover is not None:
@@ -280,9 +296,36 @@ class LineReader:
                 and head.kind != "record"
                 and self._short_stray() is None
             ):
+                if self._bad is not None:  # a row read before the end was wrong
+                    raise self._bad
                 self._close_short(dropped=False)
                 return
             raise self._short_error()
+
+    def held_error(self) -> DecodeError | None:
+        """The error of a bad row read before the end, held until its section's rows are in.
+
+        A stream cut off inside that section reports it (the cut can only
+        have damaged the last line), as the whole-text reader does.
+        """
+        return self._bad
+
+    def progress(self) -> tuple[str | None, int | None, int | None, int]:
+        """Where reading stands: the section, its rows read, its declared rows, the line.
+
+        For the open array (or, between entries, the last section read):
+        its name, the rows complete so far and the count its head declares;
+        ``None`` for what does not apply (a scalar entry, nothing read).
+        The line is the last complete line read.
+        """
+        head = self._head
+        if head is not None:
+            return head.name, self._row, head.count, self.line_no
+        last = self._last
+        if last is not None and self._ended_at == self.line_no:
+            head = last[0]
+            return head.name, head.count, head.count, self.line_no
+        return None, None, None, self.line_no
 
     # -- counts -------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ RepairKind = Literal[
     "number-as-text",
     "boolean-as-text",
     "rows-missing",
+    "cut-off",
 ]
 
 #: Every repair kind, with what it means.
@@ -43,6 +44,8 @@ REPAIR_KINDS: dict[str, str] = {
     "number-as-text": "typed: a bare number in a str field was read as its text",
     "boolean-as-text": "typed: a bare true/false in a str field was read as its text",
     "rows-missing": "partial=True: the text ended before the declared rows; the rows present were kept",
+    "cut-off": "partial=True: the reply was cut off (its stop reason, an open fence, no end "
+    "mark); its last line, maybe cut, was dropped and the complete rows kept",
 }
 
 #: Where repairs are collected: a list the caller passes in, or ``None``.
