@@ -879,8 +879,15 @@ def _check_choice(case: Case, value: Any, choice: Any) -> list[Failure]:
     back = _attempt(reader, choice.text)
     if back.ok and _same(back.value, value):
         return []
-    if back.ok and choice.format == "toon" and _same(_whole_floats_as_ints(back.value), _whole_floats_as_ints(value)):
-        return []  # TOON writes a whole float without its ".0" (spec §2; docs/toon.md)
+    if (
+        back.ok
+        and choice.format in ("toon", "json", "columnar")
+        and _same(_whole_floats_as_ints(back.value), _whole_floats_as_ints(value))
+    ):
+        # TOON writes a whole float without its ".0" (spec §2; docs/toon.md), and
+        # choose writes JSON's numbers as JavaScript does (so that eson.lint's W1
+        # passes: docs/agents.md): 1.0 reads back as 1, an equal number.
+        return []
     return [Failure(case, "choose", f"the {choice.format} text choose picked does not read back",
                     f"text: {choice.text!r}\n  read: {back.value if back.ok else back.error!r}"[:2000])]
 
