@@ -765,3 +765,41 @@ def test_lenient_toon_stream_ends_at_prose_while_parse_reply_reads_the_later_pay
     decoder = StreamDecoder(None, format="toon")
     decoder.feed(text)
     assert decoder.close() == {"o": {}}
+
+
+class ToonItem(eson.Record):
+    a: int
+    b: int = 0
+
+
+class ToonItems(eson.Message):
+    items: list[ToonItem]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("typed", [False, True])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "items[2]:\n  - a: 1\n\n  - a: 2\n",
+        "items[2]:\n  - a: 1\n    b: 2\n\n  - a: 2\n",
+        "items[2]:\n  - a: 1\n  # note\n\n  - a: 2\n",
+        "items[2]:\n  - a: 1\n\n\n  - a: 2\nk: 1\n",
+    ],
+)
+def test_a_blank_line_between_toon_list_items_is_refused_as_the_whole_decode_refuses_it(
+    text: str, typed: bool, strict: bool
+) -> None:
+    model = ToonItems if typed else None
+    with pytest.raises(eson.TOONError) as whole:
+        eson.toon.decode(text, type=model) if typed else eson.toon.decode(text)
+    with pytest.raises(eson.TOONError) as reply:
+        eson.parse_reply(text, model, formats=("toon",))
+    assert str(reply.value) == str(whole.value)
+    for size in (1, 7, len(text)):
+        decoder = StreamDecoder(model, format="toon", strict=strict)
+        with pytest.raises(eson.TOONError) as streamed:
+            for start in range(0, len(text), size):
+                decoder.feed(text[start : start + size])
+            decoder.close()
+        assert str(streamed.value) == str(whole.value)
