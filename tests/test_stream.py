@@ -803,3 +803,76 @@ def test_a_blank_line_between_toon_list_items_is_refused_as_the_whole_decode_ref
                 decoder.feed(text[start : start + size])
             decoder.close()
         assert str(streamed.value) == str(whole.value)
+
+
+# -- a bad row and the count of its section: the stream says what the whole decode says --
+
+
+class CountRow(eson.Record):
+    a: int
+    b: str
+
+
+class CountDoc(eson.Message):
+    kind: str
+    rows: list[CountRow]
+    nums: list[int]
+    tail: str = ""
+
+
+_COUNT_BASE = "!eson/1\nkind=k\nrows[2]{a,b}\n1\tx\n2\ty\nnums[2]\n1\n2\ntail=t\n"
+# Damage to one section: a bad cell (bad JSON; a cell the type refuses), then
+# a row past the count, a row short of it, a row of the wrong width, or nothing.
+_BAD_CELLS = {
+    "rows": [("1\tx\n", '"x\tx\n'), ("1\tx\n", "zz\tx\n"), ("1\tx\n", "1\t[1,\n")],
+    "nums": [("nums[2]\n1\n", 'nums[2]\n"x\n'), ("nums[2]\n1\n", "nums[2]\nzz\n")],
+}
+_COUNT_DAMAGE = {
+    "rows": ["", "3\tz\n", "3\tz\n4\tw\n", "drop", "3\n"],
+    "nums": ["", "3\n", "3\n4\n", "drop"],
+}
+
+
+def _damaged_documents() -> list[str]:
+    texts = []
+    for section, bad_cells in _BAD_CELLS.items():
+        last_row = "2\ty\n" if section == "rows" else "nums[2]\n1\n2\n"
+        for good, bad in bad_cells:
+            for damage in _COUNT_DAMAGE[section]:
+                text = _COUNT_BASE.replace(good, bad, 1)
+                if damage == "drop":
+                    text = text.replace("2\ty\n" if section == "rows" else "\n2\ntail", "" if section == "rows" else "\ntail", 1)
+                else:
+                    end = text.index("nums[2]") if section == "rows" else text.index("tail=")
+                    text = text[:end] + damage + text[end:]
+                texts.append(text)
+                texts.append(text[: text.index("tail=")])  # the section is the last one
+        assert last_row
+    return texts
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("model", [None, CountDoc])
+@pytest.mark.parametrize("text", _damaged_documents())
+def test_a_bad_row_before_a_count_error_streams_as_the_whole_decode_reads_it(
+    text: str, model: type | None, strict: bool
+) -> None:
+    try:
+        expected: Any = eson.decode(text, type=model, strict=strict) if model else eson.decode(
+            text, strict=strict
+        )
+    except eson.ESONError as exc:
+        expected = exc
+    for size in (1, 6, len(text)):
+        decoder = StreamDecoder(model, strict=strict)
+        try:
+            for start in range(0, len(text), size):
+                decoder.feed(text[start : start + size])
+            got: Any = decoder.close()
+        except eson.ESONError as exc:
+            got = exc
+        if isinstance(expected, eson.ESONError):
+            assert type(got) is type(expected), (size, got)
+            assert str(got) == str(expected)
+        else:
+            assert got == expected
