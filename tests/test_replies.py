@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 from typing import Literal
 
 import msgspec
@@ -301,8 +302,9 @@ class Deep(eson.Message):
     data: list[int]
 
 
-@pytest.mark.parametrize("depth", [1000, 5000, 100_000])
+@pytest.mark.parametrize("depth", [0, 5000, 100_000])
 def test_an_unfenced_json_reply_nested_too_deeply_is_a_decode_error(depth: int) -> None:
+    depth = depth or sys.getrecursionlimit() + 10  # just past the parser's limit
     nested = "[" * depth + "]" * depth
     reply = f"Here it is\n{nested}\nDone."
     assert eson.extract(reply) == nested

@@ -589,7 +589,7 @@ class LineReader:
 
     def _strip(self, line: str, head: Head, row: int) -> str:
         fields = head.fields
-        fixed, changed = strip_row(line, bool(fields))
+        fixed, changed = strip_row(line, bool(fields), self._numbered, fields is not None and not fields)
         log = self.log
         assert log is not None
         if fields is not None and not fields:
