@@ -180,3 +180,9 @@ def test_by_tokens_needs_the_extra(token_backends: tuple[str, ...]) -> None:
     with contextlib.suppress(ValueError):
         choose({"a": 1}, encoding="p50k")
         pytest.fail("unknown encodings are refused")
+
+
+@pytest.mark.parametrize("value", [{"x": 10**5000}, {"rows": [{"a": 10**5000}]}, [10**5000]])
+def test_choose_raises_encode_error_for_an_integer_past_the_digit_limit(value: object) -> None:
+    with pytest.raises(eson.EncodeError, match="integer too large to write"):
+        eson.choose(value)
