@@ -876,3 +876,93 @@ def test_a_bad_row_before_a_count_error_streams_as_the_whole_decode_reads_it(
             assert str(got) == str(expected)
         else:
             assert got == expected
+
+
+# -- wide headers: work bounded per header byte ----------------------------------------
+
+
+def _wide_model(width: int) -> type:
+    row = pydantic.create_model(  # type: ignore[call-overload]
+        f"WideRow{width}", __base__=eson.Record, **{f"f{i}": (int, 0) for i in range(width)}
+    )
+    return pydantic.create_model(  # type: ignore[call-overload,no-any-return]
+        f"Wide{width}", __base__=eson.Message, rows=(list[row], ...), note=(str, "")
+    )
+
+
+def _wide_text(width: int, rows: int = 2) -> str:
+    fields = ",".join(f"f{i}" for i in range(width))
+    body = "".join("\t".join(str(r * width + i) for i in range(width)) + "\n" for r in range(rows))
+    return f"!eson/1\nrows[{rows}]{{{fields}}}\n{body}note=x\n"
+
+
+@pytest.mark.parametrize("typed", [False, True])
+def test_a_wide_header_generates_no_code(typed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import eson.codecs.eson_stream as builder_module
+
+    compiled: list[str] = []
+    original = builder_module.compile_function
+
+    def counting(name: str, source: str, namespace: dict[str, Any], label: str) -> Any:
+        compiled.append(source)
+        return original(name, source, namespace, label)
+
+    monkeypatch.setattr(builder_module, "compile_function", counting)
+    sizes = {}
+    cap = getattr(builder_module, "GENERATED_FIELDS", 64)
+    for width in (cap + 1, 8 * cap):
+        model = _wide_model(width) if typed else None
+        text = _wide_text(width)
+        decoder = StreamDecoder(model)
+        decoder.feed(text)
+        expected = eson.decode(text, type=model) if model else eson.decode(text)
+        assert decoder.close() == expected
+        sizes[width] = len(compiled)
+    assert list(sizes.values()) == [0, 0]  # no generated source, whatever the width
+    # a narrow section still gets its generated row function (once per layout)
+    fresh = f"g{id(compiled)}_"  # a layout no earlier stream cached
+    narrow = _wide_text(3).replace("f0,f1,f2", f"{fresh}0,{fresh}1,{fresh}2")
+    decoder = StreamDecoder(None)
+    decoder.feed(narrow)
+    decoder.close()
+    assert len(compiled) == 1
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("typed", [False, True])
+@pytest.mark.parametrize(
+    "damage",
+    ["", "bad-cell", "text-cell", "extra-row"],
+)
+def test_a_wide_section_streams_as_the_whole_decode_reads_it(
+    typed: bool, strict: bool, damage: str
+) -> None:
+    width = 100
+    model = _wide_model(width) if typed else None
+    text = _wide_text(width)
+    if damage == "bad-cell":
+        text = text.replace("\t5\t", '\t"x\t', 1)
+    elif damage == "text-cell":
+        text = text.replace("\t5\t", "\tfive\t", 1)
+    elif damage == "extra-row":
+        text = text.replace("note=x", "\t".join(["1"] * width) + "\nnote=x")
+    try:
+        expected: Any = eson.decode(text, type=model, strict=strict) if model else eson.decode(
+            text, strict=strict
+        )
+    except eson.ESONError as exc:
+        expected = exc
+    for size in (7, len(text)):
+        decoder = StreamDecoder(model, strict=strict)
+        try:
+            events = []
+            for start in range(0, len(text), size):
+                events += decoder.feed(text[start : start + size])
+            got: Any = decoder.close()
+        except eson.ESONError as exc:
+            got = exc
+        if isinstance(expected, eson.ESONError):
+            assert type(got) is type(expected) and str(got) == str(expected)
+        else:
+            assert got == expected
+            assert [event.row for event in events + decoder.final_events] == [1, 2, None]
