@@ -194,3 +194,18 @@ def test_by_tokens_needs_the_extra(token_backends: tuple[str, ...]) -> None:
     with contextlib.suppress(ValueError):
         choose({"a": 1}, encoding="p50k")
         pytest.fail("unknown encodings are refused")
+
+
+@pytest.mark.parametrize("value", [{"x": 10**5000}, {"rows": [{"a": 10**5000}]}, [10**5000]])
+def test_choose_raises_encode_error_for_an_integer_past_the_digit_limit(value: object) -> None:
+    with pytest.raises(eson.EncodeError, match="integer too large to write"):
+        eson.choose(value)
+
+
+def test_a_key_of_more_digits_than_python_converts_is_no_array_index() -> None:
+    """JavaScript's key order puts array indices (at most 10 digits) first; a 5000-digit
+    key is an ordinary key, and checking it must not raise Python's digit-limit ValueError
+    (found by the fuzzer's agent checks, seed 20240801 case 675)."""
+    value = {"a": 1, "9" * 5000: True}
+    choice = eson.choose(value, by="chars")
+    assert eson.lint(choice.text, toon=choice.format == "toon").ok

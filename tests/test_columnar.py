@@ -231,3 +231,20 @@ def test_typed_is_the_untyped_path(cls: type, strategy: st.SearchStrategy[Any]) 
             assert back == msgspec.convert(columnar.decode(expected), cls)
 
     check()
+
+
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [
+        ({"x": 10**5000}, "$.x"),
+        ({"rows": [{"a": 1}, {"a": -(10**5000)}]}, "$.rows[1].a"),
+        ({"a": [[10**5000]]}, "$.a[0][0]"),
+        ([10**5000], "$[0]"),
+    ],
+)
+def test_an_integer_past_the_digit_limit_is_an_encode_error(value: object, path: str) -> None:
+    # json.dumps raises a bare ValueError there (Python's 4300-digit limit)
+    with pytest.raises(eson.EncodeError, match="integer too large to write") as caught:
+        eson.columnar.encode(value)
+    assert f"at {path}:" in str(caught.value)
+    assert eson.columnar.decode(eson.columnar.encode({"x": 10**4000})) == {"x": 10**4000}

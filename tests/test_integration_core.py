@@ -208,8 +208,12 @@ def test_partial_is_none_until_required_entries_arrive() -> None:
 def test_an_error_stops_reading_and_is_raised_at_close() -> None:
     reply = PartialReply(Review)
     reply.feed("!eson/1\nsummary=s\nfindings[2]{severity,file,line}\nmedium\tf0.py\t0\n")
+    # A bad row's error waits for the section's declared rows and the line
+    # after them (a row past the count would be the error, as in the whole decode).
+    assert reply.error is None
+    assert reply.feed("high\tf1.py\t1\nnotes[1]\n") == []
     assert isinstance(reply.error, eson.ValidationError)
-    assert reply.feed("high\tf1.py\t1\n") == []
+    assert reply.feed("n\n") == []
     assert reply.partial() is None
     with pytest.raises(eson.ValidationError) as caught:
         reply.close()

@@ -37,15 +37,15 @@ CLEAN_VALUE = eson.decode(CLEAN)
             [(1, "line-end-space")],
         ),
         (
-            "!eson/1\nkind=review   \nfindings[2]{n,severity,file}\t\n1\thigh\ta.py\n2\tlow\tb.py\n",
-            [(2, "line-end-space"), (3, "line-end-space")],
+            "!eson/1\nkind=review\nfindings[2]{n,severity,file} \t\n1\thigh\ta.py\n2\tlow\tb.py\n",
+            [(3, "line-end-space")],
         ),
         (
             "!eson/1\nkind = review\nfindings[2]{n,severity,file}\n1\thigh\ta.py\n2\tlow\tb.py\n",
             [(2, "equals-space")],
         ),
         (
-            "!eson/1\nkind= review\nfindings[2]{n,severity,file}\n1\thigh\ta.py\n2\tlow\tb.py\n",
+            "!eson/1\nkind =review\nfindings[2]{n,severity,file}\n1\thigh\ta.py\n2\tlow\tb.py\n",
             [(2, "equals-space")],
         ),
         (
@@ -57,11 +57,13 @@ CLEAN_VALUE = eson.decode(CLEAN)
             [(3, "field-list-space")],
         ),
         (
-            "!eson/1\nkind=review\nfindings[2]{n,severity,file}\n1 \t high\ta.py  \n2\tlow\t\u00a0b.py\n",
-            [(4, "cell-space"), (4, "cell-space"), (4, "cell-space"), (5, "cell-space")],
+            # cells strict reading refuses: the reserved n, a JSON cell and white space
+            # JSON does not allow (the NBSP)
+            '!eson/1\nkind=review\nfindings[2]{n,severity,file}\n1 \t"high"\u00a0\ta.py\n 2\tlow\tb.py\n',
+            [(4, "cell-space"), (4, "cell-space"), (5, "cell-space")],
         ),
         (
-            "!eson/1\r\nkind = review \r\n\r\nfindings[2]{n, severity, file} \r\n1\thigh \ta.py\r\n2\tlow\tb.py",
+            "!eson/1\r\nkind = review \r\n\r\nfindings[2]{n, severity, file} \r\n1 \thigh\ta.py\r\n2\tlow\tb.py",
             [
                 (2, "line-end-space"),
                 (2, "equals-space"),
@@ -83,7 +85,7 @@ def test_each_text_repair_gives_the_clean_value(text: str, expected: list[tuple[
 
 
 def test_repairs_name_the_place() -> None:
-    _, log = lenient("!eson/1\nfindings[1]{file,line}\na.py \t3\n")
+    _, log = lenient('!eson/1\nfindings[1]{file,line}\n"a.py"\u00a0\t3\n')
     assert log == [
         Repair(3, "cell-space", "removed white space around the cell", "findings", 1, "file")
     ]
@@ -277,7 +279,7 @@ def test_repairs_are_kept_per_call_under_threads() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     texts = [
-        f"!eson/1\nkind=x{'  ' * (index % 3)}\ntags[0]\nfindings[0]{{id,severity,line}}\n"
+        f"!eson/1\nkind=x\ntags[0]{'  ' * (index % 3)}\nfindings[0]{{id,severity,line}}\n"
         for index in range(60)
     ]
 
@@ -288,7 +290,7 @@ def test_repairs_are_kept_per_call_under_threads() -> None:
 
     with ThreadPoolExecutor(4) as pool:
         counts = list(pool.map(run, texts))
-    # each call sees its own repairs: the missing-n one, plus one when spaces end line 2
+    # each call sees its own repairs: the missing-n one, plus one when spaces end line 3
     assert counts == [1 + (index % 3 != 0) for index in range(60)]
 
 
@@ -342,14 +344,68 @@ def test_lenient_keeps_a_cell_that_stripping_would_make_malformed(text: str) -> 
     assert stream.repairs == []
 
 
-def test_lenient_still_strips_a_cell_that_reads_stripped() -> None:
-    text = '!eson/1\nr[1]{e,s}\n "x" \t "\n'
+def test_lenient_strips_only_a_cell_strict_reading_refuses() -> None:
+    # ' "x" ' is a bare string to strict reading: lenient reading keeps it
+    # (issue 17 item 8); '"x"\u00a0' is malformed JSON strictly, "x" stripped.
+    text = '!eson/1\nr[1]{e,s}\n "x" \t"x"\u00a0\n'
     log: list[Repair] = []
-    assert eson.decode(text, strict=False, repairs=log) == {"r": [{"e": "x", "s": ' "'}]}
-    assert [(repair.kind, repair.field) for repair in log] == [("cell-space", "e")]
+    assert eson.decode(text, strict=False, repairs=log) == {"r": [{"e": ' "x" ', "s": "x"}]}
+    assert [(repair.kind, repair.field) for repair in log] == [("cell-space", "s")]
     typed: list[Repair] = []
     value = eson.decode(
         "!eson/1\ne= \"\ns= \"x\"\n", type=_Cells, strict=False, repairs=typed
     )
-    assert value == _Cells(e=' "', s="x")
-    assert [repair.kind for repair in typed] == ["equals-space"]
+    assert value == _Cells(e=' "', s=' "x"')
+    assert typed == []
+
+
+class _Numbers(pydantic.BaseModel):
+    a: int
+    b: int = 0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("!eson/1\na= 1\n", {"a": " 1"}),
+        ("!eson/1\na=1 \n", {"a": "1 "}),
+        ("!eson/1\na=\u00a01\n", {"a": "\u00a01"}),
+        ("!eson/1\nr[1]{x,y}\n 1\t2 \n", {"r": [{"x": " 1", "y": "2 "}]}),
+        ("!eson/1\nxs[2]\n 1\n true \n", {"xs": [" 1", " true "]}),
+    ],
+)
+def test_a_cell_strict_reading_accepts_has_that_one_reading_leniently(
+    text: str, value: object
+) -> None:
+    assert eson.decode(text) == value
+    log: list[Repair] = []
+    assert eson.decode(text, strict=False, repairs=log) == value
+    assert log == []
+    assert eson.parse_reply(text) == value
+    stream = eson.StreamDecoder(None, strict=False)
+    stream.feed(text)
+    assert stream.close() == value
+    assert stream.repairs == []
+
+
+class _MNumbers(msgspec.Struct):
+    a: int
+
+
+@pytest.mark.parametrize("model", [_Numbers, _MNumbers])
+def test_a_typed_field_validates_the_one_reading(model: type) -> None:
+    # ' 1' is text to both readings: the framework validates that text alike
+    # (Pydantic's lax mode takes it as 1, msgspec refuses it), no repair is
+    # made, and only a line strict reading refuses ('a = 1') is repaired.
+    text = "!eson/1\na= 1\n"
+    try:
+        expected: object = eson.decode(text, type=model)
+    except eson.ValidationError as exc:
+        expected = str(exc)
+    log: list[Repair] = []
+    try:
+        got: object = eson.decode(text, type=model, strict=False, repairs=log)
+    except eson.ValidationError as exc:
+        got = str(exc)
+    assert got == expected and log == []
+    assert eson.decode("!eson/1\na = 1\n", type=model, strict=False) == model(a=1)

@@ -138,7 +138,6 @@ def _corpus() -> list[str]:
         '{ "a" : 1 }',
         '{"a":[1,2,3]}\n\n',
         '{"a":NaN}',
-        "\ufeff{\"a\":1}",
         "",
         "   ",
         "hello",
@@ -153,7 +152,6 @@ def _corpus() -> list[str]:
         "!eson/1\r\na=1\r\n",
         "!eson/1\na=1\na=2\n",
         "!eson/1\nrows[01]{a}\nx\n",
-        "\ufeff!eson/1\na=1\n",
     ]
     return texts
 
@@ -178,6 +176,16 @@ def test_the_documented_difference() -> None:
     assert _reference([text])[0][0][:2] == ("W4", "error")
     assert _ours(text) == []
     assert eson.decode(text) == {"a": "x\u2028y"}
+
+
+def test_the_documented_difference_a_leading_bom() -> None:
+    # The reference reads a byte-order mark as part of the payload (neither
+    # ESON nor JSON); this library's readers skip it, and so does its linter.
+    for text in ("\ufeff!eson/1\na=1\n", '\ufeff{"a":1}'):
+        assert _reference([text])[0][0][:2] == ("W1", "error")
+        assert _ours(text) == _ours(text[1:])
+    assert _ours("\ufeff!eson/1\na=1\n") == []
+    assert eson.decode("\ufeff!eson/1\na=1\n") == {"a": 1}
 
 
 keys = st.sampled_from(
@@ -347,3 +355,23 @@ def test_deep_payloads_never_crash(depth: int) -> None:
     assert eson.detect(array) == ("json" if depth < 500 else "prose")
     nested = "!eson/1\na=" + "[" * min(depth, 499) + "]" * min(depth, 499) + "\n"
     assert lint(nested).ok
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "!eson/1\nkind=review\nfindings[1]{n,file}\n1\ta.py\n",
+        '{"kind":"review","findings":[{"file":"a.py"}]}',
+        '{\n  "kind": "review"\n}',
+    ],
+)
+def test_a_leading_bom_is_skipped_as_decode_and_detect_skip_it(payload: str) -> None:
+    import eson
+
+    with_bom = "\ufeff" + payload
+    assert eson.detect(with_bom) == eson.detect(payload)
+    assert eson.lint(with_bom) == eson.lint(payload)
+    assert eson.lint(with_bom.encode("utf-8")) == eson.lint(payload)
+    if payload.startswith("!eson/"):
+        assert eson.decode(with_bom) == eson.decode(payload)
+        assert eson.lint(with_bom).ok

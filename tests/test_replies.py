@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 from typing import Literal
 
 import msgspec
@@ -293,3 +294,71 @@ def test_a_fence_keeps_the_payloads_lone_crs() -> None:
     fenced = f"Here is the result:\n\n```toon\n{body}```\n\nAnything else?"
     assert eson.parse_reply(fenced, formats=("toon",)) == expected
     assert eson.toon.decode(eson.extract(fenced)) == expected
+
+
+# -- payloads outside fences: depth, and payloads inside payloads ----------------------
+
+
+class Deep(eson.Message):
+    data: list[int]
+
+
+@pytest.mark.parametrize("times", [1, 5, 20])
+def test_an_unfenced_json_reply_nested_too_deeply_is_a_decode_error(times: int) -> None:
+    # Past the parser's limit, read at run time: hypothesis and tests/fuzzing.py raise it.
+    depth = sys.getrecursionlimit() * times + 10
+    nested = "[" * depth + "]" * depth
+    reply = f"Here it is\n{nested}\nDone."
+    assert eson.extract(reply) == nested
+    fenced = f"```json\n{nested}\n```"
+    with pytest.raises(eson.DecodeError) as whole:
+        eson.parse_reply(fenced)
+    for read in (
+        lambda: eson.parse_reply(reply),
+        lambda: eson.parse_reply(reply, formats=("json",)),
+        lambda: Deep.from_reply(reply),
+    ):
+        with pytest.raises(eson.DecodeError) as caught:
+            read()
+        assert "nested too deeply" in str(caught.value)
+        assert caught.value.line == 2
+    assert "nested too deeply" in str(whole.value)
+
+
+class Pair(eson.Message):
+    a: list[int]
+    b: str
+    c: dict[str, int] | None = None
+
+
+@pytest.mark.parametrize("model", [Pair])
+@pytest.mark.parametrize(
+    ("fmt", "formats"),
+    [
+        ("eson", ("json", "eson")),
+        ("eson", ("json", "toon", "eson")),
+        ("toon", ("json", "toon")),
+        ("toon", ("json", "eson", "toon")),
+    ],
+)
+def test_json_inside_a_document_never_wins_over_the_document(
+    model: type[Pair], fmt: str, formats: tuple[str, ...]
+) -> None:
+    value = model(a=[1, 2], b="x", c={"k": 1})
+    text = eson.encode(value) if fmt == "eson" else eson.toon.encode(value)
+    assert eson.parse_reply(text, model, formats=formats) == value
+    assert eson.agent.payload.locate(text, formats).format == fmt
+    # A JSON value outside the document is still preferred when listed first.
+    reply = 'An example: {"a": [3], "b": "y"}\n\n' + text
+    assert eson.parse_reply(reply, model, formats=formats) == model(a=[3], b="y")
+
+
+def test_an_eson_row_of_json_cells_is_not_a_json_payload() -> None:
+    text = "!eson/1\nrows[2]{v}\n[1,2]\n[3]\n"
+    assert eson.parse_reply(text, formats=("json", "eson")) == {"rows": [{"v": [1, 2]}, {"v": [3]}]}
+
+
+def test_the_key_lines_of_a_json_object_are_not_a_toon_block() -> None:
+    reply = 'Here you go\n{\n"a": [1,2],\n"b": "x"\n}\n'
+    assert eson.parse_reply(reply) == {"a": [1, 2], "b": "x"}
+    assert eson.agent.payload.locate(reply).first_line == 2

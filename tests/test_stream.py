@@ -765,3 +765,204 @@ def test_lenient_toon_stream_ends_at_prose_while_parse_reply_reads_the_later_pay
     decoder = StreamDecoder(None, format="toon")
     decoder.feed(text)
     assert decoder.close() == {"o": {}}
+
+
+class ToonItem(eson.Record):
+    a: int
+    b: int = 0
+
+
+class ToonItems(eson.Message):
+    items: list[ToonItem]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("typed", [False, True])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "items[2]:\n  - a: 1\n\n  - a: 2\n",
+        "items[2]:\n  - a: 1\n    b: 2\n\n  - a: 2\n",
+        "items[2]:\n  - a: 1\n  # note\n\n  - a: 2\n",
+        "items[2]:\n  - a: 1\n\n\n  - a: 2\nk: 1\n",
+    ],
+)
+def test_a_blank_line_between_toon_list_items_is_refused_as_the_whole_decode_refuses_it(
+    text: str, typed: bool, strict: bool
+) -> None:
+    model = ToonItems if typed else None
+    with pytest.raises(eson.TOONError) as whole:
+        eson.toon.decode(text, type=model) if typed else eson.toon.decode(text)
+    with pytest.raises(eson.TOONError) as reply:
+        eson.parse_reply(text, model, formats=("toon",))
+    assert str(reply.value) == str(whole.value)
+    for size in (1, 7, len(text)):
+        decoder = StreamDecoder(model, format="toon", strict=strict)
+        with pytest.raises(eson.TOONError) as streamed:
+            for start in range(0, len(text), size):
+                decoder.feed(text[start : start + size])
+            decoder.close()
+        assert str(streamed.value) == str(whole.value)
+
+
+# -- a bad row and the count of its section: the stream says what the whole decode says --
+
+
+class CountRow(eson.Record):
+    a: int
+    b: str
+
+
+class CountDoc(eson.Message):
+    kind: str
+    rows: list[CountRow]
+    nums: list[int]
+    tail: str = ""
+
+
+_COUNT_BASE = "!eson/1\nkind=k\nrows[2]{a,b}\n1\tx\n2\ty\nnums[2]\n1\n2\ntail=t\n"
+# Damage to one section: a bad cell (bad JSON; a cell the type refuses), then
+# a row past the count, a row short of it, a row of the wrong width, or nothing.
+_BAD_CELLS = {
+    "rows": [("1\tx\n", '"x\tx\n'), ("1\tx\n", "zz\tx\n"), ("1\tx\n", "1\t[1,\n")],
+    "nums": [("nums[2]\n1\n", 'nums[2]\n"x\n'), ("nums[2]\n1\n", "nums[2]\nzz\n")],
+}
+_COUNT_DAMAGE = {
+    "rows": ["", "3\tz\n", "3\tz\n4\tw\n", "drop", "3\n"],
+    "nums": ["", "3\n", "3\n4\n", "drop"],
+}
+
+
+def _damaged_documents() -> list[str]:
+    texts = []
+    for section, bad_cells in _BAD_CELLS.items():
+        last_row = "2\ty\n" if section == "rows" else "nums[2]\n1\n2\n"
+        for good, bad in bad_cells:
+            for damage in _COUNT_DAMAGE[section]:
+                text = _COUNT_BASE.replace(good, bad, 1)
+                if damage == "drop":
+                    text = text.replace("2\ty\n" if section == "rows" else "\n2\ntail", "" if section == "rows" else "\ntail", 1)
+                else:
+                    end = text.index("nums[2]") if section == "rows" else text.index("tail=")
+                    text = text[:end] + damage + text[end:]
+                texts.append(text)
+                texts.append(text[: text.index("tail=")])  # the section is the last one
+        assert last_row
+    return texts
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("model", [None, CountDoc])
+@pytest.mark.parametrize("text", _damaged_documents())
+def test_a_bad_row_before_a_count_error_streams_as_the_whole_decode_reads_it(
+    text: str, model: type | None, strict: bool
+) -> None:
+    try:
+        expected: Any = eson.decode(text, type=model, strict=strict) if model else eson.decode(
+            text, strict=strict
+        )
+    except eson.ESONError as exc:
+        expected = exc
+    for size in (1, 6, len(text)):
+        decoder = StreamDecoder(model, strict=strict)
+        try:
+            for start in range(0, len(text), size):
+                decoder.feed(text[start : start + size])
+            got: Any = decoder.close()
+        except eson.ESONError as exc:
+            got = exc
+        if isinstance(expected, eson.ESONError):
+            assert type(got) is type(expected), (size, got)
+            assert str(got) == str(expected)
+        else:
+            assert got == expected
+
+
+# -- wide headers: work bounded per header byte ----------------------------------------
+
+
+def _wide_model(width: int) -> type:
+    row = pydantic.create_model(  # type: ignore[call-overload]
+        f"WideRow{width}", __base__=eson.Record, **{f"f{i}": (int, 0) for i in range(width)}
+    )
+    return pydantic.create_model(  # type: ignore[call-overload,no-any-return]
+        f"Wide{width}", __base__=eson.Message, rows=(list[row], ...), note=(str, "")
+    )
+
+
+def _wide_text(width: int, rows: int = 2) -> str:
+    fields = ",".join(f"f{i}" for i in range(width))
+    body = "".join("\t".join(str(r * width + i) for i in range(width)) + "\n" for r in range(rows))
+    return f"!eson/1\nrows[{rows}]{{{fields}}}\n{body}note=x\n"
+
+
+@pytest.mark.parametrize("typed", [False, True])
+def test_a_wide_header_generates_no_code(typed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    import eson.codecs.eson_stream as builder_module
+
+    compiled: list[str] = []
+    original = builder_module.compile_function
+
+    def counting(name: str, source: str, namespace: dict[str, Any], label: str) -> Any:
+        compiled.append(source)
+        return original(name, source, namespace, label)
+
+    monkeypatch.setattr(builder_module, "compile_function", counting)
+    sizes = {}
+    cap = getattr(builder_module, "GENERATED_FIELDS", 64)
+    for width in (cap + 1, 8 * cap):
+        model = _wide_model(width) if typed else None
+        text = _wide_text(width)
+        decoder = StreamDecoder(model)
+        decoder.feed(text)
+        expected = eson.decode(text, type=model) if model else eson.decode(text)
+        assert decoder.close() == expected
+        sizes[width] = len(compiled)
+    assert list(sizes.values()) == [0, 0]  # no generated source, whatever the width
+    # a narrow section still gets its generated row function (once per layout)
+    fresh = f"g{id(compiled)}_"  # a layout no earlier stream cached
+    narrow = _wide_text(3).replace("f0,f1,f2", f"{fresh}0,{fresh}1,{fresh}2")
+    decoder = StreamDecoder(None)
+    decoder.feed(narrow)
+    decoder.close()
+    assert len(compiled) == 1
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("typed", [False, True])
+@pytest.mark.parametrize(
+    "damage",
+    ["", "bad-cell", "text-cell", "extra-row"],
+)
+def test_a_wide_section_streams_as_the_whole_decode_reads_it(
+    typed: bool, strict: bool, damage: str
+) -> None:
+    width = 100
+    model = _wide_model(width) if typed else None
+    text = _wide_text(width)
+    if damage == "bad-cell":
+        text = text.replace("\t5\t", '\t"x\t', 1)
+    elif damage == "text-cell":
+        text = text.replace("\t5\t", "\tfive\t", 1)
+    elif damage == "extra-row":
+        text = text.replace("note=x", "\t".join(["1"] * width) + "\nnote=x")
+    try:
+        expected: Any = eson.decode(text, type=model, strict=strict) if model else eson.decode(
+            text, strict=strict
+        )
+    except eson.ESONError as exc:
+        expected = exc
+    for size in (7, len(text)):
+        decoder = StreamDecoder(model, strict=strict)
+        try:
+            events = []
+            for start in range(0, len(text), size):
+                events += decoder.feed(text[start : start + size])
+            got: Any = decoder.close()
+        except eson.ESONError as exc:
+            got = exc
+        if isinstance(expected, eson.ESONError):
+            assert type(got) is type(expected) and str(got) == str(expected)
+        else:
+            assert got == expected
+            assert [event.row for event in events + decoder.final_events] == [1, 2, None]

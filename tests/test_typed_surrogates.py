@@ -138,3 +138,51 @@ def test_pydantic_messages_with_surrogates_are_encodable() -> None:
     assert "\n" not in message and "\\ud800" in message and "\\n" in message
     assert all("\n" not in str(entry["msg"]) for entry in info.value.errors)
     str(info.value.errors[0]["msg"]).encode("utf-8")
+
+
+class _PTagged(eson.Record):
+    tags: dict[str, int]
+    a: int
+
+
+class _PKeys(eson.Message):
+    d: dict[str, str]
+    m: dict[str, dict[str, int]]
+    rows: list[_PTagged]
+
+
+class _MTagged(eson.msgspec.Record):
+    tags: dict[str, int]
+    a: int
+
+
+class _MKeys(eson.msgspec.Message):
+    d: dict[str, str]
+    m: dict[str, dict[str, int]]
+    rows: list[_MTagged]
+
+
+def _keyed_value(flavour: str, key_in_d: bool) -> Any:
+    cls, row = (_PKeys, _PTagged) if flavour == "pydantic" else (_MKeys, _MTagged)
+    if key_in_d:
+        return cls(d={"k\ud800": "v"}, m={}, rows=[])
+    return cls(d={"k": "v\ud800"}, m={"a": {"k\ud800": 1}}, rows=[row(tags={"t\udfff": 2}, a=1)])
+
+
+@pytest.mark.parametrize("flavour", ["pydantic", "msgspec"])
+def test_a_dict_key_with_a_surrogate_is_kept_as_values_are(flavour: str) -> None:
+    """model_dump(mode="json") writes such a key as U+FFFD: the library gives it back."""
+    value = _keyed_value(flavour, False)
+    text = eson.encode(value)
+    assert "\ufffd" not in text
+    assert text == eson.encode(_keyed_value("msgspec", False))  # both flavours alike
+    assert eson.decode(text, type=type(value)) == value
+    columnar = eson.columnar.encode(value)
+    assert "\ufffd" not in columnar
+    assert columnar == eson.columnar.encode(_keyed_value("msgspec", False))
+    assert eson.columnar.decode(columnar, type=type(value)) == value
+    # where a key must be a name, the same located error in both flavours
+    with pytest.raises(eson.EncodeError) as caught:
+        eson.encode(_keyed_value(flavour, True))
+    assert str(caught.value) == "d: invalid field name 'k\\ud800': names match [A-Za-z_][A-Za-z0-9_.-]*"
+    assert eson.columnar.encode(_keyed_value(flavour, True)) == '{"d":{"k\ud800":"v"},"m":{},"rows":[]}'

@@ -21,7 +21,9 @@ double) and measured in UTF-16 code units, as the reference measures them,
 so the W1 percentages agree to the digit.  JSON nested deeper than 500
 levels is reported as not valid JSON (W1): this linter bounds the depth it
 reads, where the reference reads until its stack runs out.  ESON payloads are decoded with
-this library's decoder (:func:`eson.decode`).
+this library's decoder (:func:`eson.decode`).  A leading byte-order mark is
+skipped, as :func:`eson.decode` and :func:`eson.detect` skip it (the
+reference reads it as part of the payload: W1).
 
 Two additions, both off by default:
 
@@ -290,7 +292,9 @@ def lint(
 
     Args:
         text: The payload (``bytes`` are read as UTF-8, invalid sequences
-            replaced, as the reference's reader does).
+            replaced, as the reference's reader does); a leading byte-order
+            mark is skipped, as :func:`eson.decode` and :func:`eson.detect`
+            skip it.
         type: Also check that the payload validates as this model class
             (any of ESON, TOON, columnar or plain JSON); a failure is a
             ``type`` error naming the line, section, row and field.
@@ -307,6 +311,9 @@ def lint(
     """
     if not isinstance(text, str):
         text = bytes(text).decode("utf-8", "replace")
+    # A leading byte-order mark is no part of the payload: eson.decode and
+    # eson.detect skip it, and the linter reads what they read.
+    text = text.removeprefix("\ufeff")
     findings = _profile_findings(text, toon)
     if type is not None:
         findings.extend(_type_findings(text, type))

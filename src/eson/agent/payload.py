@@ -34,7 +34,9 @@ The rules, in order:
 3. **Choice.**  The candidate in the format listed first in ``formats``
    wins; among several in that format a fenced one beats an unfenced one, and
    the last beats earlier ones (models put the answer after examples and
-   drafts).
+   drafts).  A candidate inside another format's candidate (the ``[2]`` of
+   an ESON or TOON header, a JSON cell of an ESON row) is part of that
+   document, never a payload of its own.
 
 Line numbers are kept: :attr:`Payload.first_line` says where the payload
 starts in the reply, so errors and repairs can point into the reply itself.
@@ -212,6 +214,7 @@ def locate(
     first_break = reply.find("\n")
     crlf = first_break > 0 and reply[first_break - 1] == "\r"
     fenced, outside = _blocks(reply)
+    unfenced = [_Unfenced(block, allowed, names) for block in outside]
     for fmt in allowed:  # the first format with a candidate wins: stop searching there
         found: list[Payload] = []
         for block in fenced:
@@ -219,8 +222,8 @@ def locate(
             if payload is not None:
                 found.append(payload)
         if not found:
-            for block in outside:
-                found.extend(_unfenced_payloads(block, fmt, names))
+            for candidates in unfenced:
+                found.extend(candidates.whole(fmt))
         if found:
             chosen = max(found, key=lambda payload: payload.first_line)
             if crlf:
@@ -501,11 +504,76 @@ def _content_format(lines: list[str], hint: str | None, allowed: Sequence[Format
 # -- payloads outside fences ----------------------------------------------------------
 
 
-def _unfenced_payloads(block: _Block, fmt: Format, names: Collection[str] | None) -> list[Payload]:
-    if fmt == "eson":
-        return _unfenced_eson(block, names)
-    payload = _unfenced_json(block) if fmt == "json" else _unfenced_toon(block, names)
-    return [] if payload is None else [payload]
+Span = tuple[int, int]  # where a candidate starts and ends in its block's text
+
+
+class _Unfenced:
+    """The candidates of one run of lines outside fences, each format searched once.
+
+    A candidate found inside another format's candidate -- the ``[2]`` of an
+    ESON header ``a[2]`` or of a TOON header, a JSON cell of an ESON row, the
+    ``"key": value`` lines of a JSON object read as TOON -- is part of that
+    document, never a payload of its own: the whole document wins.
+    """
+
+    def __init__(
+        self, block: _Block, allowed: Sequence[Format], names: Collection[str] | None
+    ) -> None:
+        self.block = block
+        self.allowed = allowed
+        self.names = names
+        self.text = "\n".join(block.lines)
+        self._found: dict[Format, list[tuple[Payload, Span]]] = {}
+        self._starts: list[int] | None = None
+
+    def whole(self, fmt: Format) -> list[Payload]:
+        """The candidates in ``fmt`` that no candidate in another allowed format contains."""
+        if fmt == "eson":
+            # An ESON document starts a line with its header or an entry:
+            # neither is a line inside valid JSON or a TOON block.
+            return [payload for payload, _ in self.found(fmt)]
+        others = [self.found(other) for other in self.allowed if other != fmt]
+        return [
+            payload
+            for payload, span in self.found(fmt)
+            if not any(_inside(span, outer) for found in others for _, outer in found)
+        ]
+
+    def found(self, fmt: Format) -> list[tuple[Payload, Span]]:
+        """Every candidate in ``fmt`` with its span, searched on first use."""
+        if fmt in self._found:
+            return self._found[fmt]
+        self._found[fmt] = []  # no search sees its own format's candidates
+        found: list[tuple[Payload, Span]]
+        if fmt == "json":
+            skip = [
+                span for other in self.allowed if other != "json" for _, span in self.found(other)
+            ]
+            payload = _unfenced_json(self.block, self.text, sorted(skip))
+            found = [] if payload is None else [payload]
+        else:
+            if fmt == "eson":
+                payloads = _unfenced_eson(self.block, self.names)
+            else:
+                toon = _unfenced_toon(self.block, self.names)
+                payloads = [] if toon is None else [toon]
+            found = [(payload, self._line_span(payload)) for payload in payloads]
+        self._found[fmt] = found
+        return found
+
+    def _line_span(self, payload: Payload) -> Span:
+        if self._starts is None:
+            starts = [0]
+            for line in self.block.lines:
+                starts.append(starts[-1] + len(line) + 1)
+            self._starts = starts
+        first = payload.first_line - 1 - self.block.first
+        return self._starts[first], self._starts[first + len(payload.lines)] - 1
+
+
+def _inside(span: Span, outer: Span) -> bool:
+    """Whether ``span`` lies within ``outer`` and is not all of it."""
+    return outer[0] <= span[0] and span[1] <= outer[1] and span != outer
 
 
 def _unfenced_eson(block: _Block, names: Collection[str] | None) -> list[Payload]:
@@ -538,19 +606,38 @@ def _entry_name(line: str) -> str:
     return match.group(0) if match else ""
 
 
-def _unfenced_json(block: _Block) -> Payload | None:
-    text = "\n".join(block.lines)
+def _unfenced_json(block: _Block, text: str, skip: list[Span]) -> tuple[Payload, Span] | None:
+    """The longest JSON value among the first few starts outside the ``skip`` spans.
+
+    ``skip`` holds the other formats' candidates in order: a bracket inside
+    one of them is part of that document, so the search resumes after it.
+    """
     tries = 0
     position = 0
-    best: tuple[int, int] | None = None
+    best: Span | None = None
+    pending = iter(skip)
+    around = next(pending, None)
     while tries < _JSON_TRIES:
         match = _JSON_START.search(text, position)
         if match is None:
             break
         start = match.start()
+        while around is not None and around[1] <= start:
+            around = next(pending, None)
+        if around is not None and around[0] <= start:
+            position = around[1]
+            continue
         tries += 1
         try:
             _, end = _json_decoder.raw_decode(text, start)
+        except RecursionError:
+            # Too deep for the parser: still a JSON candidate, up to its
+            # closing bracket, so that its reader says it nests too deeply.
+            closing = _closing_bracket(text, start)
+            if closing is None:
+                position = start + 1
+                continue
+            end = closing
         except ValueError:
             position = start + 1
             continue
@@ -561,7 +648,25 @@ def _unfenced_json(block: _Block) -> Payload | None:
         return None
     start, end = best
     first = text.count("\n", 0, start)
-    return Payload(text[start:end].split("\n"), False, "json", block.first + first + 1, False)
+    lines = text[start:end].split("\n")
+    return Payload(lines, False, "json", block.first + first + 1, False), best
+
+
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}]')
+
+
+def _closing_bracket(text: str, start: int) -> int | None:
+    """Where the bracket opened at ``start`` is closed (after it), counting without recursion."""
+    depth = 0
+    for match in _BRACKET_OR_STRING.finditer(text, start):
+        token = match.group()
+        if token == "[" or token == "{":
+            depth += 1
+        elif token == "]" or token == "}":
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    return None
 
 
 def starts_eson(line: str, names: Collection[str] | None) -> bool:

@@ -50,7 +50,9 @@ def is_carve_out(key: str) -> bool:
 
 
 def _is_index(key: str) -> bool:
-    return _ARRAY_INDEX.fullmatch(key) is not None and int(key) <= _MAX_INDEX
+    # An index has at most 10 digits (2**32 - 2): a longer key is no index, and
+    # int() of it could pass Python's digit limit (a ValueError).
+    return len(key) <= 10 and _ARRAY_INDEX.fullmatch(key) is not None and int(key) <= _MAX_INDEX
 
 
 def js_items(value: dict[str, Any]) -> Iterator[tuple[str, Any]]:

@@ -305,6 +305,7 @@ class StreamDecoder(Generic[T]):
                 partial=partial,
                 log=self._log,
                 ends_at_prose=not strict,
+                judge=self._check_swallowed,
             )
         else:
             toon_builder = TOONBuilder(

@@ -16,7 +16,10 @@ is what counts: for each section the builder generates one row function
 plain integer is recognised inline, anything else goes through
 ``decode_cell`` -- and, where the binding allows it (msgspec), builds the
 instance positionally when every value is exactly of its field's type, as
-the whole-text decoder's column builder does.
+the whole-text decoder's column builder does.  Generating code costs per
+field, and a header is input: a section wider than :data:`GENERATED_FIELDS`
+is read by a generic loop over its cells instead, so the work a header
+costs stays proportional to its length (32 000 fields took seconds).
 """
 
 from __future__ import annotations
@@ -146,10 +149,15 @@ class _Section:
         cache = plan.factories if plan is not None else _UNTYPED_FACTORIES
         factory = cache.get(key)
         if factory is None:
-            factory = _row_factory(head, self.fields, self.items, plan, skip, builder.keep)
-            with _plans_lock:
-                if len(cache) < 64:
-                    cache[key] = factory
+            if len(self.fields) > GENERATED_FIELDS:
+                # Generating code costs per field, and a header is input:
+                # a wide one is read by the generic loop (bounded work a byte).
+                factory = _generic_factory(head, self.fields, plan, skip, builder.keep)
+            else:
+                factory = _row_factory(head, self.fields, self.items, plan, skip, builder.keep)
+                with _plans_lock:
+                    if len(cache) < 64:
+                        cache[key] = factory
         keep_line = builder.lines.rows.setdefault(self.name, []).append if builder.keep else None
         check = (
             plan.check.with_options(builder.validation_strict, builder.context)
@@ -173,6 +181,59 @@ class _Section:
 
 #: Row-function factories of untyped sections, by layout.
 _UNTYPED_FACTORIES: dict[tuple[Any, ...], Callable[..., Handlers]] = {}
+
+#: The widest section (in fields) whose row function is generated; a wider
+#: header is read by :func:`_generic_factory`'s loop, so that the work a
+#: stream does for a header stays proportional to its length.
+GENERATED_FIELDS = 64
+
+
+def _generic_factory(
+    head: Head,
+    fields: tuple[str, ...],
+    plan: _RecordPlan | None,
+    skip: int,
+    keep: bool,
+) -> Callable[..., Handlers]:
+    """The row function of a section too wide to generate one for: a loop over its cells.
+
+    Reads each cell the general way (``cell``: :func:`decode_cell`, located
+    errors, the lenient text rule) and validates a typed row with ``check``,
+    as a generated row function does for a cell off its fast paths.
+    """
+    array = head.kind == "array"
+    single = head.kind == "record"
+    positions = tuple(enumerate(fields, skip))
+
+    def make(
+        cell: Callable[[int, str, int, int], Any],
+        emit: Callable[[Event], None],
+        keep_row: Callable[[Any], None],
+        keep_line: Callable[[int], None] | None,
+        name: str,
+        check: Any,
+    ) -> Handlers:
+        def row(cells: list[str], row: int, line: int) -> None:
+            where = None if single else row
+            value: Any
+            if array:
+                value = cell(0, cells[0], row, line)
+            else:
+                value = {
+                    field: cell(position - skip, cells[position], row, line)
+                    for position, field in positions
+                }
+                if plan is not None:
+                    value = check(value, name, where, line)
+            if keep:
+                keep_row(value)
+                if not single and keep_line is not None:
+                    keep_line(line)
+            emit(Event(name, where, value))
+
+        return row, None
+
+    return make
 
 
 def _row_factory(

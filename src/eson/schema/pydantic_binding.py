@@ -7,8 +7,12 @@ msgspec flavour work without Pydantic installed.
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import decimal
+import enum
 import typing
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -48,6 +52,15 @@ _PLAIN: dict[type, frozenset[type]] = {
     float: frozenset({float}),
     bool: frozenset({bool}),
 }
+# Leaf types whose dumps hold no dict.
+_FIXED_LEAVES: tuple[type, ...] = (
+    enum.Enum,
+    datetime.date,
+    datetime.time,
+    datetime.timedelta,
+    uuid.UUID,
+    decimal.Decimal,
+)
 # Core schema types pydantic builds for classes it cannot write as JSON.
 _OPAQUE_SCHEMAS = frozenset({"is-instance", "callable", "is-subclass"})
 
@@ -182,21 +195,37 @@ class PydanticBinding:
         adapter = _list_adapter(spec.annotation, _serialization_config(owner))
         dump = adapter.dump_python
 
+        keyed = _may_hold_keys(spec.annotation, set())
+
         def convert(values: list[Any]) -> list[Any]:
             result: list[Any] = dump(values, mode="json", by_alias=True)
+            if keyed and _replaced_key(result):
+                result = _restore_keys(result, dump(values, mode="python", by_alias=True))
             return result
 
         return convert
 
     def dump(self, obj: object) -> dict[str, Any]:
         if isinstance(obj, BaseModel):
-            return obj.model_dump(mode="json", by_alias=True)
-        result: dict[str, Any] = _adapter(type(obj)).dump_python(obj, mode="json", by_alias=True)
+            result: dict[str, Any] = obj.model_dump(mode="json", by_alias=True)
+        else:
+            result = _adapter(type(obj)).dump_python(obj, mode="json", by_alias=True)
+        keyed = _keyed_fields(type(obj))
+        if keyed is None or _has_extra(obj):
+            suspect = _replaced_key(result)
+        else:
+            suspect = any(_replaced_key(result.get(wire)) for wire in keyed)
+        if suspect:
+            result = _restore_keys(result, _python_dump(obj))
         return result
 
     def dump_field(self, obj: object, spec: FieldSpec) -> Any:
         if isinstance(obj, BaseModel):
-            return obj.model_dump(mode="json", by_alias=True, include={spec.attr})[spec.wire]
+            value = obj.model_dump(mode="json", by_alias=True, include={spec.attr})[spec.wire]
+            if _may_hold_keys(spec.annotation, set()) and _replaced_key(value):
+                python = obj.model_dump(mode="python", by_alias=True, include={spec.attr})
+                value = _restore_keys(value, python[spec.wire])
+            return value
         return self.dump(obj)[spec.wire]
 
     def validator(self, cls: type) -> Validator:
@@ -336,6 +365,121 @@ def _dataclass_default(item: dataclasses.Field[Any]) -> Any:
 
 def _has_extra(obj: object) -> bool:
     return bool(getattr(obj, "__pydantic_extra__", None))
+
+
+# -- dict keys with lone surrogates --------------------------------------------------
+#
+# A JSON-mode dump (model_dump(mode="json")) writes a dict key holding a lone
+# surrogate with U+FFFD in its place, while it keeps the surrogate in values
+# (and msgspec keeps it in both).  Data is never changed silently: the keys
+# of a JSON-mode dump that hold U+FFFD are compared with the Python-mode dump
+# (same order) and given back as written, so both flavours write the same
+# text or refuse it with the same error.  Only fields whose type may hold a
+# dict with data keys are looked at, so records of plain fields cost nothing.
+
+_SCALARS: tuple[type, ...] = (str, int, float, bool, bytes, type(None))
+
+
+def _python_dump(obj: object) -> Any:
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="python", by_alias=True)
+    return _adapter(type(obj)).dump_python(obj, mode="python", by_alias=True)
+
+
+_keyed: dict[Any, tuple[str, ...] | None] = {}
+
+
+def _keyed_fields(cls: Any) -> tuple[str, ...] | None:
+    """The wire names of the fields of ``cls`` whose values may hold data keys (``None``: unknown)."""
+    if cls in _keyed:
+        return _keyed[cls]
+    try:
+        specs = PYDANTIC.fields(cls)
+        found: tuple[str, ...] | None = tuple(
+            spec.wire for spec in specs if _may_hold_keys(spec.annotation, set())
+        )
+    except Exception:
+        found = None
+    _keyed[cls] = found
+    return found
+
+
+def _may_hold_keys(tp: Any, seen: set[int]) -> bool:
+    """Whether a value of type ``tp`` may hold a dict whose keys are data (conservative)."""
+    if tp is Any or tp is object:
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _may_hold_keys(typing.get_args(tp)[0], seen)
+    if origin is typing.Literal:
+        return False
+    if isinstance(tp, type) and origin is None:
+        if issubclass(tp, _SCALARS) or issubclass(tp, _FIXED_LEAVES):
+            return False
+        if id(tp) in seen:
+            return False
+        seen.add(id(tp))
+        if issubclass(tp, BaseModel):
+            if tp.model_config.get("extra") == "allow":
+                return True
+            return any(_may_hold_keys(spec.annotation, seen) for spec in PYDANTIC.fields(tp))
+        if dataclasses.is_dataclass(tp) or typing.is_typeddict(tp):
+            try:
+                hints = typing.get_type_hints(tp)
+            except Exception:
+                return True
+            return any(_may_hold_keys(hint, seen) for hint in hints.values())
+        return True  # a mapping, or a class whose dump we do not know
+    if origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
+        return True
+    args = [arg for arg in typing.get_args(tp) if arg is not Ellipsis]
+    if not args:
+        return True
+    return any(_may_hold_keys(arg, seen) for arg in args)
+
+
+def _replaced_key(value: Any) -> bool:
+    """Whether a JSON-mode dump holds a dict key with U+FFFD (where a surrogate may have been)."""
+    kind = type(value)
+    if kind is dict:
+        try:
+            if "\ufffd" in "".join(value):  # JSON-mode keys are strings
+                return True
+        except TypeError:
+            return True  # not a JSON-mode dict: look closer
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return False
+    return any(type(item) in _CONTAINERS and _replaced_key(item) for item in items)
+
+
+_CONTAINERS = frozenset({dict, list})
+
+
+def _as_replaced(key: str) -> str:
+    """``key`` as a JSON-mode dump writes it: each surrogate's UTF-8 bytes as U+FFFD."""
+    return key.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def _restore_keys(value: Any, python: Any) -> Any:
+    """``value`` (JSON mode) with each key the dump replaced given back from ``python``."""
+    if isinstance(value, dict) and isinstance(python, dict) and len(value) == len(python):
+        restored: dict[Any, Any] = {}
+        for (key, item), (original, python_item) in zip(value.items(), python.items()):
+            if (
+                isinstance(key, str)
+                and "\ufffd" in key
+                and isinstance(original, str)
+                and key == _as_replaced(original)
+            ):
+                key = original
+            restored[key] = _restore_keys(item, python_item)
+        return restored
+    if isinstance(value, list) and isinstance(python, (list, tuple)) and len(value) == len(python):
+        return [_restore_keys(item, original) for item, original in zip(value, python)]
+    return value
 
 
 def _complete(cls: type[BaseModel]) -> None:

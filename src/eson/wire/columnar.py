@@ -32,6 +32,7 @@ not JSON or holds a malformed block; both name the path (``$.findings[2]``).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from eson.errors import ECHO_LIMIT, DecodeError, EncodeError, echo, printable
@@ -127,7 +128,15 @@ def _columnize(
 
     With ``blocks=False`` only the checks run (the value comes back as plain JSON).
     """
-    if value is None or isinstance(value, (str, bool, int)):
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, int):
+        limit = sys.get_int_max_str_digits()
+        if limit and value.bit_length() > 3 * limit:  # fewer bits always fit
+            try:
+                str(value)
+            except ValueError as exc:
+                raise EncodeError(f"at {_path(path)}: integer too large to write: {exc}") from None
         return value
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):

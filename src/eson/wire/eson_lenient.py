@@ -5,12 +5,18 @@ reading.  Lenient reading fixes those, and only those; every fix is recorded
 as a :class:`~eson.wire.repairs.Repair`:
 
 - white space at the end of a head line (``findings[2]{a,b}  ``);
-- white space around a cell: a bare cell can never start or end with white
-  space (ESON 1.1 section 2) and a JSON cell holds its white space inside its
-  quotes, so white space at a cell's edge is never data;
+- white space around a cell that strict reading refuses as written: the
+  reserved ``n`` (``1 ``), a JSON cell followed by white space JSON does not
+  allow, the row of a record without fields;
 - blank lines between entries;
 - spaces after the commas of a field list (``{n, severity, file}``);
 - spaces around the ``=`` of a scalar entry (``kind = review``).
+
+A repair applies only where the strict reading fails, so that each text has
+one reading: a cell strict reading accepts is never changed.  ``a= 1`` is
+the bare string `` 1`` (ESON's decoding rule: anything that is no JSON
+value is the bare string itself) to both readings, and so is a row's
+`` high``; a typed reader then validates that one reading.
 
 "White space" is JavaScript's ``trim`` set, the set ESON's bare-cell rule
 uses, except TAB and LF inside rows: TAB separates cells and LF separates
@@ -37,8 +43,8 @@ __all__ = [
     "HEAD_SPACE",
     "body_has_edge_space",
     "is_blank",
+    "reads_as_written",
     "repair_head",
-    "still_reads",
     "strip_row",
 ]
 
@@ -127,26 +133,18 @@ def repair_head(line: str) -> tuple[str, list[Note]] | None:
     return text, notes
 
 
-_DECODED_FIRST = frozenset('"[{-0123456789')
+def reads_as_written(cell: str) -> bool:
+    """Whether strict reading accepts ``cell`` as it stands (white space and all).
 
-
-def still_reads(cell: str, stripped: str) -> bool:
-    """Whether ``stripped`` (``cell`` without white space at its edges) may replace it.
-
-    Not when the stripped cell is malformed (a lone ``"``, a number too
-    large to be finite) while the cell as written reads (as text, starting
-    with white space): lenient reading never refuses what strict reading
-    accepts, so such a cell is kept as written.
+    A cell with white space at its edge is usually a bare string to the
+    strict reader (``' 1'`` is the text `` 1``), and lenient reading never
+    reads a text otherwise than strict reading accepts it: such a cell is
+    kept as written.  Only a cell strict reading refuses (a JSON cell
+    followed by white space JSON does not allow, say) may be stripped.
     """
-    if stripped[:1] not in _DECODED_FIRST:
-        return True
     try:
-        decode_cell(stripped)
+        decode_cell(cell)
     except DecodeError:
-        try:
-            decode_cell(cell)
-        except DecodeError:
-            return True  # malformed either way: the stripped cell's error is the clearer
         return False
     return True
 
@@ -154,10 +152,10 @@ def still_reads(cell: str, stripped: str) -> bool:
 def strip_scalar_cell(cell: str) -> tuple[str, list[Note]]:
     """A scalar entry's cell without white space at its edges, and what was removed.
 
-    The cell is kept as written when stripping would make it malformed
-    (see :func:`still_reads`).
+    The cell is kept as written when strict reading accepts it (see
+    :func:`reads_as_written`): ``a= 1`` is the text `` 1`` either way.
     """
-    if not still_reads(cell, cell.strip(HEAD_SPACE)):
+    if reads_as_written(cell):
         return cell, []
     notes: list[Note] = []
     stripped = cell.lstrip(HEAD_SPACE)
@@ -175,24 +173,30 @@ def strip_scalar_cell(cell: str) -> tuple[str, list[Note]]:
     return end, notes
 
 
-def strip_row(line: str, split: bool) -> tuple[str, list[int]]:
-    """A body line with white space stripped around its cells.
+def strip_row(line: str, split: bool, numbered: bool = False, empty: bool = False) -> tuple[str, list[int]]:
+    """A body line with white space stripped around the cells strict reading refuses.
 
     ``split`` says whether the line is a record row (cells separated by TAB)
-    or one cell (a scalar array row).  Returns the new line and the 0-based
-    positions of the cells that changed (empty when nothing changed).  A
-    cell that stripping would make malformed is kept (:func:`still_reads`).
+    or one cell (a scalar array row); ``numbered``: its first cell is the
+    reserved ``n``, which never holds white space; ``empty``: the row of a
+    record without fields, which must be empty.  Any other cell is stripped
+    only when strict reading refuses it as written (see
+    :func:`reads_as_written`): `` 1`` is the text `` 1`` to both readings.
+    Returns the new line and the 0-based positions of the cells that
+    changed (empty when nothing changed).
     """
     if not split:
         stripped = line.strip(CELL_SPACE)
-        if len(stripped) == len(line) or not still_reads(line, stripped):
+        if len(stripped) == len(line) or (not empty and reads_as_written(line)):
             return line, []
         return stripped, [0]
     cells = line.split("\t")
     changed: list[int] = []
     for position, cell in enumerate(cells):
         stripped = cell.strip(CELL_SPACE)
-        if len(stripped) != len(cell) and still_reads(cell, stripped):
+        if len(stripped) == len(cell):
+            continue
+        if (numbered and position == 0) or not reads_as_written(cell):
             cells[position] = stripped
             changed.append(position)
     if not changed:

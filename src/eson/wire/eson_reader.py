@@ -333,7 +333,8 @@ def scan_sections(
             split = bool(head.fields)
             joined = ("\t\n\t" if split else "\n").join(body)
             if body_has_edge_space(joined, split):
-                body = _strip_body(body, head.fields, line_no, name, log)
+                numbered = head.kind == "records" and bool(head.fields) and head.fields[0] == "n"  # type: ignore[index]
+                body = _strip_body(body, head.fields, line_no, name, log, numbered)
                 joined = None
             elif not split:
                 joined = None  # only record rows are joined this way by split_columns
@@ -503,13 +504,22 @@ def _declared(count_text: str) -> str:
 
 
 def _strip_body(
-    body: list[str], fields: tuple[str, ...] | None, head_line: int, name: str, log: RepairLog
+    body: list[str],
+    fields: tuple[str, ...] | None,
+    head_line: int,
+    name: str,
+    log: RepairLog,
+    numbered: bool,
 ) -> list[str]:
-    """(lenient) ``body`` with white space stripped around its cells, each change recorded."""
+    """(lenient) ``body`` with white space stripped around the cells strict reading refuses.
+
+    Each change is recorded; see :func:`eson.wire.eson_lenient.strip_row`.
+    """
     split = bool(fields)
+    empty = fields is not None and not fields
     stripped = list(body)
     for offset, line in enumerate(body):
-        fixed, changed = strip_row(line, split)
+        fixed, changed = strip_row(line, split, numbered, empty)
         if not changed:
             continue
         stripped[offset] = fixed

@@ -15,10 +15,13 @@ Count errors are those of the whole-text scanner, word for word
 :func:`~eson.wire.eson_reader.stray_entry_error`,
 :func:`~eson.wire.eson_reader.leftover_error`).  Since the scanner judges a
 bad row knowing the lines after it, the stream keeps a few numbers instead
-of those lines: a bad row's error waits until the section's declared rows
-have all arrived (or the stream ends, when the count is the error), and the
-first row that reads as an entry is followed, head by head, to see whether
-the rest reads as entries too (then the count, not the row, is wrong).
+of those lines: a bad row's error -- its shape, or a cell the target
+refuses -- waits until the section's declared rows have all arrived (or the
+stream ends, when the count is the error; or, when the section may have
+swallowed an entry, the end, where a typed reader judges that first), and
+the first row that reads as an entry is followed, head by head, to see
+whether the rest reads as entries too (then the count, not the row, is
+wrong).
 """
 
 from __future__ import annotations
@@ -109,6 +112,9 @@ class LineReader:
             the document (for a reply whose document is followed by text, as
             :func:`eson.wire.eson_reader.document_end` reads it); later
             lines are ignored.
+        judge: Called when the stream ends, before the error of a bad row
+            held until then is raised: a typed reader judges
+            :attr:`swallowed` there (see :meth:`finish`).
     """
 
     __slots__ = (
@@ -125,6 +131,8 @@ class LineReader:
         "_handler",
         "_head",
         "_head_line",
+        "_held",
+        "_judge",
         "_last",
         "_left",
         "_leftover",
@@ -155,8 +163,13 @@ class LineReader:
         partial: bool = False,
         log: RepairLog | None = None,
         ends_at_prose: bool = False,
+        judge: Callable[[], None] | None = None,
     ) -> None:
         self.target = target
+        self._judge = judge
+        # A bad row of a one-column section that may have swallowed an entry:
+        # the count error, judged at the end, comes first (see _section_done).
+        self._held: DecodeError | None = None
         self.ends_at_prose = ends_at_prose
         #: The document ended before the stream did (see ``ends_at_prose``).
         self.ended = False
@@ -231,14 +244,23 @@ class LineReader:
                 continue
             row = self._row + 1
             fast = self._line_handler
-            if fast is None or not fast(line, row, self.line_no):
-                cells = line.split("\t")
-                if len(cells) != self._width or (
-                    self._numbered and cells[0] != number_text(row)
-                ):
-                    self._body(line)  # raises the precise error
-                    continue
-                self._handler(cells, row, self.line_no)  # type: ignore[misc]
+            odd = False  # the row's shape is wrong: _body says how
+            try:
+                if fast is None or not fast(line, row, self.line_no):
+                    cells = line.split("\t")
+                    if len(cells) != self._width or (
+                        self._numbered and cells[0] != number_text(row)
+                    ):
+                        odd = True
+                    else:
+                        self._handler(cells, row, self.line_no)  # type: ignore[misc]
+            except DecodeError as exc:
+                self._row = row
+                self._defer(exc)
+                continue
+            if odd:
+                self._body(line)  # records the precise error
+                continue
             self._row = row
             self._left = left - 1
             if left == 1:
@@ -301,6 +323,10 @@ class LineReader:
                 self._close_short(dropped=False)
                 return
             raise self._short_error()
+        if self._held is not None:
+            if self._judge is not None:
+                self._judge()
+            raise self._held
 
     def held_error(self) -> DecodeError | None:
         """The error of a bad row read before the end, held until its section's rows are in.
@@ -409,18 +435,30 @@ class LineReader:
             stray = self._candidate if self._chain_ok else None
             if stray is not None and stray[0] == bad.line:
                 bad = stray_entry_error(head.name, head.count, self._head_line, *stray)
+            self._bad = None
+            if self._note_swallowed(head) and self._held is None:
+                # A typed reader's count error for an entry this section
+                # took in comes before the bad row's: wait for the end.
+                self._held = bad
+                return
             # The whole-text scanner reads the next line before it looks at
             # rows: a row left over there is the error it reports.
             self._pending = bad
-            self._bad = None
             return
+        self._note_swallowed(head)
+        self.target.end(head, self._row, self._head_line)
+
+    def _note_swallowed(self, head: Head) -> bool:
+        """Record the rows of a complete one-column section that read as entries."""
         one_column = head.kind == "array" or (head.kind == "records" and self._width == 1)
+        noted = False
         for line_no, text, name, intact, _ in self._entry_rows if one_column else ():
             if intact:
                 self.swallowed.append(
                     (head.name, head.count, self._head_line, line_no, text, name)
                 )
-        self.target.end(head, self._row, self._head_line)
+                noted = True
+        return noted
 
     def _not_an_entry(self, line: str) -> None:
         """A line at an entry's place is no entry: raise the count error if it is one.
@@ -554,17 +592,24 @@ class LineReader:
                 cells = [line]
             else:  # a record without fields: its row must be empty
                 cells = split_row(line, self._fields, False, head.name, row, self.line_no)
+            self._handler(cells, row, self.line_no)
         except DecodeError as exc:
-            # The whole-text scanner judges a bad row once the count is known
-            # to hold: wait for the declared rows (see the module docs).
-            self._bad = exc
-            self._fast = False  # every further row comes here, to _skip
-            self._left -= 1
-            if not self._left:
-                self._section_done()
+            self._defer(exc)
             return
         self._left -= 1
-        self._handler(cells, row, self.line_no)
+        if not self._left:
+            self._section_done()
+
+    def _defer(self, exc: DecodeError) -> None:
+        """A bad row (its shape, or a cell its target refuses): its error waits.
+
+        The whole-text decoder checks the counts of the document before it
+        decodes a cell, so a row past the declared count is the error even
+        after a bad cell: wait for the declared rows (see the module docs).
+        """
+        self._bad = exc
+        self._fast = False  # every further row comes here, to _skip
+        self._left -= 1
         if not self._left:
             self._section_done()
 
@@ -587,7 +632,7 @@ class LineReader:
 
     def _strip(self, line: str, head: Head, row: int) -> str:
         fields = head.fields
-        fixed, changed = strip_row(line, bool(fields))
+        fixed, changed = strip_row(line, bool(fields), self._numbered, fields is not None and not fields)
         log = self.log
         assert log is not None
         if fields is not None and not fields:

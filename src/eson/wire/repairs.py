@@ -37,7 +37,7 @@ REPAIR_KINDS: dict[str, str] = {
     "missing-header": "typed: the document had no !eson/1 line; it was read as if it had",
     "blank-line": "a blank line between entries was skipped",
     "line-end-space": "white space at the end of a head line was removed",
-    "cell-space": "white space around a cell was removed (a cell cannot start or end with it)",
+    "cell-space": "white space around a cell strict reading refuses (n, JSON) was removed",
     "field-list-space": "spaces after the commas of a field list were removed",
     "equals-space": "spaces around the '=' of a scalar entry were removed",
     "missing-n": "typed: a record array of a number=True type came without its n column",

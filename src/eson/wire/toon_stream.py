@@ -384,7 +384,7 @@ class LineReader:
         self, items: _List, line: str, content: str, depth: int, number: int, blank: int
     ) -> None:
         if depth == 1 and content[0] == "-" and content[1:2] in ("", " "):
-            if blank and items.rows:
+            if blank and (items.rows or items.item):
                 raise TOONError("blank line inside an array", line=blank)
             self._close_item(items)
             items.item = [line]
