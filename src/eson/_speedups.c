@@ -1644,12 +1644,72 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
  * with number, a first cell 1, 2, ...  Returns None when any record is not
  * exactly of class cls (or, for access 2, not exactly a dict with exactly
  * these keys), any value is missing or not of an exact type its column's
- * mask allows, or a value needs the Python code (NaN, huge ints).
+ * mask allows, or a value needs the Python code (NaN, huge ints), or
+ * records is empty.
  *
  * access 0: keys are member descriptors (slots) of cls, read by offset;
  * access 1: keys are str, read from the instance __dict__;
  * access 2: records are dicts, keys are str.
+ *
+ * No Python code runs in here: a dict (a record's or an instance's) is read
+ * only when every key it holds is an exact str, since a lookup among other
+ * keys calls their __eq__, and only exact int, float and str values are
+ * written.  A record is held while it is read and the list's length is
+ * checked every row all the same (a finalizer run by a collection when the
+ * instance __dict__ is made could change the list): a list that changes
+ * length returns None.  The text grows geometrically (w_reserve doubles):
+ * no size is guessed from a first row, whose length need not be typical.
  */
+/* Whether two exact, ready str are equal (no Python code runs): equal text
+ * has one canonical kind. */
+static inline int
+str_equal(PyObject *a, PyObject *b)
+{
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    int kind = PyUnicode_KIND(a);
+    return n == PyUnicode_GET_LENGTH(b) && kind == PyUnicode_KIND(b) &&
+           memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * (size_t)kind) == 0;
+}
+
+/*
+ * The values of keys[0..width) (exact str) in dict, borrowed, into values.
+ * 0; 1 when one is missing or the dict holds a key that is not an exact
+ * str (looking up among such keys runs their __eq__, Python code that can
+ * change anything -- the Python code writes that row); -1 on error.  The
+ * keys are checked in one pass over the dict, which also takes the values
+ * when the dict lists the keys first and in order (as records usually do);
+ * otherwise each is looked up, which then runs no Python code.
+ */
+static int
+row_values(PyObject *dict, PyObject *keys, Py_ssize_t width, PyObject **values)
+{
+    Py_ssize_t pos = 0, j = 0;
+    PyObject *key, *value;
+    int in_order = 1;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || !READY(key))
+            return 1;
+        if (in_order && j < width) {
+            if (str_equal(key, PyTuple_GET_ITEM(keys, j)))
+                values[j] = value;
+            else
+                in_order = 0;
+        }
+        j++;
+    }
+    if (in_order && j >= width)
+        return 0;
+    for (j = 0; j < width; j++) {
+        value = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(keys, j));
+        if (value == NULL)
+            return PyErr_Occurred() ? -1 : 1;
+        values[j] = value;
+    }
+    return 0;
+}
+
 static PyObject *
 encode_rows(PyObject *self, PyObject *args)
 {
@@ -1693,14 +1753,18 @@ encode_rows(PyObject *self, PyObject *args)
     }
     int stack_masks[64];
     Py_ssize_t stack_offsets[64];
+    PyObject *stack_values[64];
     int *mask = stack_masks;
     Py_ssize_t *offset = stack_offsets;
+    PyObject **values = stack_values;
     if (width > 64) {
         mask = PyMem_Malloc(sizeof(int) * (size_t)width);
         offset = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)width);
-        if (mask == NULL || offset == NULL) {
+        values = PyMem_Malloc(sizeof(PyObject *) * (size_t)width);
+        if (mask == NULL || offset == NULL || values == NULL) {
             PyMem_Free(mask);
             PyMem_Free(offset);
+            PyMem_Free(values);
             return PyErr_NoMemory();
         }
     }
@@ -1728,89 +1792,84 @@ encode_rows(PyObject *self, PyObject *args)
             }
             offset[j] = d->d_member->offset;
         }
-        else if (!PyUnicode_CheckExact(key)) {
-            PyErr_SetString(PyExc_TypeError, "encode_rows: keys must be str");
+        else if (!PyUnicode_CheckExact(key) || !READY(key)) {
+            /* A field name of another class (a str subclass key of the
+             * first row): its __eq__ and __hash__ are Python code. */
+            result = Py_None;
+            Py_INCREF(result);
             goto done;
         }
     }
     Py_ssize_t count = PyList_GET_SIZE(records);
+    if (count == 0) {
+        /* No rows (an array emptied by Python code since the caller
+         * looked): the Python code writes what an empty array is. */
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
     Writer w;
     w_init(&w);
     if (prefix != Py_None && w_str(&w, prefix) < 0)
         goto error;
-    Py_ssize_t head = w.len;
     for (Py_ssize_t i = 0; i < count; i++) {
+        if (PyList_GET_SIZE(records) != count)
+            goto unhandled;
         PyObject *record = PyList_GET_ITEM(records, i);
+        Py_INCREF(record);
         PyObject *dict = NULL;
+        int rc = 0;
         if (access == ACCESS_DICT) {
             if (!PyDict_CheckExact(record) || PyDict_GET_SIZE(record) != width)
-                goto unhandled;
-            dict = record;
-            Py_INCREF(dict);
+                rc = 1;
+            else
+                rc = row_values(record, keys, width, values);
+        }
+        else if ((PyObject *)Py_TYPE(record) != cls) {
+            rc = 1;
+        }
+        else if (access == ACCESS_INSTANCE_DICT) {
+            dict = PyObject_GenericGetDict(record, NULL);
+            if (dict == NULL)
+                rc = -1;
+            else if (!PyDict_Check(dict))
+                rc = 1;
+            else
+                rc = row_values(dict, keys, width, values);
         }
         else {
-            if ((PyObject *)Py_TYPE(record) != cls)
-                goto unhandled;
-            if (access == ACCESS_INSTANCE_DICT) {
-                dict = PyObject_GenericGetDict(record, NULL);
-                if (dict == NULL)
-                    goto error;
-                if (!PyDict_Check(dict)) {
-                    Py_DECREF(dict);
-                    goto unhandled;
+            for (Py_ssize_t j = 0; j < width; j++) {
+                values[j] = *(PyObject **)((char *)record + offset[j]);
+                if (values[j] == NULL) {
+                    rc = 1;
+                    break;
                 }
             }
         }
-        if ((i && w_char(&w, '\n') < 0) || (toon && w_str(&w, pad) < 0)) {
-            Py_XDECREF(dict);
-            goto error;
-        }
-        if (number) {
-            if (w_longlong(&w, (long long)(i + 1)) < 0 || (width && w_char(&w, '\t') < 0)) {
-                Py_XDECREF(dict);
-                goto error;
-            }
-        }
-        for (Py_ssize_t j = 0; j < width; j++) {
-            PyObject *value;
-            if (dict != NULL) {
-                value = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(keys, j));
-                if (value == NULL) {
-                    Py_DECREF(dict);
-                    if (PyErr_Occurred())
-                        goto error;
-                    goto unhandled;
-                }
-            }
-            else {
-                value = *(PyObject **)((char *)record + offset[j]);
-                if (value == NULL)
-                    goto unhandled;
-            }
+        if (rc == 0 && ((i && w_char(&w, '\n') < 0) || (toon && w_str(&w, pad) < 0)))
+            rc = -1;
+        if (rc == 0 && number &&
+            (w_longlong(&w, (long long)(i + 1)) < 0 || (width && w_char(&w, '\t') < 0)))
+            rc = -1;
+        /* The values are borrowed from the record (or its dict), held
+         * here; writing exact int, float and str runs no Python code. */
+        for (Py_ssize_t j = 0; rc == 0 && j < width; j++) {
             if (j && w_char(&w, delimiter) < 0) {
-                Py_XDECREF(dict);
-                goto error;
+                rc = -1;
+                break;
             }
-            /* Hold the value while writing: nothing here runs Python code,
-             * but the reference keeps that true for any future change. */
-            Py_INCREF(value);
-            int rc = toon ? w_toon_cell(&w, value, mask[j], delimiter) : w_cell(&w, value, mask[j]);
-            Py_DECREF(value);
-            if (rc) {
-                Py_XDECREF(dict);
-                if (rc < 0)
-                    goto error;
-                goto unhandled;
-            }
+            rc = toon ? w_toon_cell(&w, values[j], mask[j], delimiter)
+                      : w_cell(&w, values[j], mask[j]);
         }
         Py_XDECREF(dict);
-        if (i == 0 && count > 1) {
-            Py_ssize_t row = w.len - head;
-            Py_ssize_t tail = suffix != Py_None ? PyUnicode_GET_LENGTH(suffix) : 0;
-            if (w_reserve(&w, (row + 1) * (count - 1) + (row >> 3) * count + tail) < 0)
-                goto error;
-        }
+        Py_DECREF(record);
+        if (rc < 0)
+            goto error;
+        if (rc)
+            goto unhandled;
     }
+    if (PyList_GET_SIZE(records) != count)
+        goto unhandled;
     if (suffix != Py_None && w_str(&w, suffix) < 0)
         goto error;
     result = w_finish(&w);
@@ -1827,6 +1886,8 @@ done:
         PyMem_Free(mask);
     if (offset != stack_offsets)
         PyMem_Free(offset);
+    if (values != stack_values)
+        PyMem_Free(values);
     return result;
 }
 
@@ -2304,6 +2365,12 @@ toon_rows(PyObject *self, PyObject *args)
         Choices table;
         table.count = 0;
         int large = 0;
+        /* The list first: its allocation may run a collection (and so a
+         * finalizer's Python code), which must not come between borrowing
+         * the choices' keys and values and using them. */
+        PyObject *list = PyList_New(count);
+        if (list == NULL)
+            goto done;
         if (PyDict_Check(mode)) {
             m = M_CHOICES;
             choices = mode;
@@ -2311,12 +2378,11 @@ toon_rows(PyObject *self, PyObject *args)
         }
         else {
             m = (int)PyLong_AsLong(mode);
-            if (m == -1 && PyErr_Occurred())
+            if (m == -1 && PyErr_Occurred()) {
+                Py_DECREF(list);
                 goto done;
+            }
         }
-        PyObject *list = PyList_New(count);
-        if (list == NULL)
-            goto done;
         int ok = 1, raw = 0, seen = 0;
         for (Py_ssize_t r = 0; r < count && !raw; r++) {
             const Line *ln = &lines[r];
@@ -2462,6 +2528,12 @@ build_dicts(PyObject *self, PyObject *args)
             return NULL;
         }
         count = PyList_GET_SIZE(column);
+        /* Exact str keys only: another key's __hash__ or __eq__ would run
+         * Python code inside the loop, which could change the columns. */
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(keys, j))) {
+            PyErr_SetString(PyExc_TypeError, "build_dicts: keys must be str");
+            return NULL;
+        }
     }
     PyObject *out = PyList_New(count);
     if (out == NULL)
@@ -2473,9 +2545,8 @@ build_dicts(PyObject *self, PyObject *args)
             goto error;
         PyList_SET_ITEM(out, i, row);
         for (Py_ssize_t j = 0; j < width; j++) {
-            /* Columns may have been touched by Python code between the
-             * checks and here only if a key's __hash__/__eq__ ran code;
-             * keys are exact str, so they cannot. */
+            /* No Python code runs here (exact str keys, the collector
+             * paused), so the columns keep the lengths checked above. */
             PyObject *column = PyList_GET_ITEM(columns, j);
             if (PyDict_SetItem(row, PyTuple_GET_ITEM(keys, j), PyList_GET_ITEM(column, i)) < 0)
                 goto error;
