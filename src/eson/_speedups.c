@@ -1630,6 +1630,29 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
     return 1;
 }
 
+/* A new tuple holding the items of list, or NULL; NULL without an error when
+ * the list changed length while the tuple was allocated (an allocation may
+ * run a collection, and a finalizer's Python code: CPython 3.11 collects
+ * inside the allocating call).  The items are copied after the allocation. */
+static PyObject *
+hold_items(PyObject *list)
+{
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    PyObject *held = PyTuple_New(n);
+    if (held == NULL)
+        return NULL;
+    if (PyList_GET_SIZE(list) != n) {
+        Py_DECREF(held);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(held, i, item);
+    }
+    return held;
+}
+
 /* ------------------------------------------------------------- encode_rows */
 
 #define ACCESS_SLOTS 0
@@ -1771,6 +1794,10 @@ encode_rows(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     for (Py_ssize_t j = 0; j < width; j++) {
         PyObject *m = PyTuple_GET_ITEM(masks, j);
+        if (!PyLong_CheckExact(m)) { /* another int's __index__ is Python code */
+            PyErr_SetString(PyExc_TypeError, "encode_rows: masks must be int");
+            goto done;
+        }
         mask[j] = (int)PyLong_AsLong(m);
         if (mask[j] == -1 && PyErr_Occurred())
             goto done;
@@ -1893,11 +1920,12 @@ done:
 
 /* ------------------------------------------------------------- decode_rows */
 
+/* The lines of body, a tuple that holds them (see decode_rows). */
 static int
 fill_lines(PyObject *body, Line *lines, Py_ssize_t count)
 {
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *line = PyList_GET_ITEM(body, i);
+        PyObject *line = PyTuple_GET_ITEM(body, i);
         if (!PyUnicode_Check(line) || !READY(line)) {
             PyErr_SetString(PyExc_TypeError, "decode_rows: lines must be str");
             return -1;
@@ -1945,6 +1973,11 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
         choices = mode;
     }
     else {
+        if (!PyLong_CheckExact(mode)) { /* another int's __index__ is Python code */
+            Py_DECREF(list);
+            PyErr_SetString(PyExc_TypeError, "decode_rows: a mode is an int or a dict");
+            return -1;
+        }
         m = (int)PyLong_AsLong(mode);
         if (m == -1 && PyErr_Occurred()) {
             Py_DECREF(list);
@@ -2055,9 +2088,19 @@ decode_rows(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "decode_rows: bad width, modes or numbered");
         return NULL;
     }
-    Py_ssize_t count = PyList_GET_SIZE(body);
+    /* The lines are read through pointers into their text while lists are
+     * allocated (a collection, and a finalizer's Python code, may run
+     * then): a tuple of them holds them whatever happens to body. */
+    PyObject *held = hold_items(body);
+    if (held == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(held);
     Py_ssize_t stride = width + 1;
     if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t) / stride) {
+        Py_DECREF(held);
         PyErr_NoMemory();
         return NULL;
     }
@@ -2069,7 +2112,7 @@ decode_rows(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    if (fill_lines(body, lines, count) < 0)
+    if (fill_lines(held, lines, count) < 0)
         goto done;
     /* Cell boundaries: bounds[i*stride + j] is the TAB before cell j (or
      * -1 for the first), bounds[i*stride + width] the line's end. */
@@ -2139,6 +2182,7 @@ done:
     Py_XDECREF(columns);
     Py_XDECREF(flags);
     Py_XDECREF(masks);
+    Py_XDECREF(held);
     PyMem_Free(lines);
     PyMem_Free(bounds);
     return result;
@@ -2377,6 +2421,11 @@ toon_rows(PyObject *self, PyObject *args)
             large = load_choices(choices, &table);
         }
         else {
+            if (!PyLong_CheckExact(mode)) { /* another int's __index__ is Python code */
+                Py_DECREF(list);
+                PyErr_SetString(PyExc_TypeError, "toon_rows: a mode is an int or a dict");
+                goto done;
+            }
             m = (int)PyLong_AsLong(mode);
             if (m == -1 && PyErr_Occurred()) {
                 Py_DECREF(list);
@@ -2482,6 +2531,12 @@ decode_cells(PyObject *self, PyObject *texts)
     PyObject *out = PyList_New(count);
     if (out == NULL)
         return NULL;
+    /* The loop allocates no tracked object (no collection runs in it), but
+     * the allocation above may have run one: the length is taken again. */
+    if (PyList_GET_SIZE(texts) != count) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *text = PyList_GET_ITEM(texts, i);
         if (!PyUnicode_Check(text) || !READY(text)) {
@@ -2535,10 +2590,13 @@ build_dicts(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    PyObject *out = PyList_New(count);
-    if (out == NULL)
-        return NULL;
     int collecting = PyGC_Disable(); /* as in build_structs */
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        if (collecting)
+            PyGC_Enable();
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *row = PyDict_New();
         if (row == NULL)
@@ -2588,10 +2646,15 @@ build_records(PyObject *self, PyObject *args)
         }
         count = PyList_GET_SIZE(column);
     }
-    /* Hold the columns: calling cls runs Python code that could change them. */
-    PyObject *held = PyList_GetSlice(columns, 0, width);
-    if (held == NULL)
+    /* Hold the columns: calling cls runs Python code that could change them
+     * (the lengths are checked again for every row). */
+    PyObject *held = hold_items(columns);
+    if (held == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        PyErr_SetString(PyExc_RuntimeError, "build_records: the columns changed");
         return NULL;
+    }
     PyObject *out = PyList_New(0);
     if (out == NULL) {
         Py_DECREF(held);
@@ -2601,7 +2664,7 @@ build_records(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_ssize_t j = 0;
         for (; j < width; j++) {
-            PyObject *column = PyList_GET_ITEM(held, j);
+            PyObject *column = PyTuple_GET_ITEM(held, j);
             if (i >= PyList_GET_SIZE(column))
                 break;
             row[j] = PyList_GET_ITEM(column, i);
@@ -2684,14 +2747,17 @@ build_structs(PyObject *self, PyObject *args)
         count = PyList_GET_SIZE(column);
     }
     PyTypeObject *type = (PyTypeObject *)cls;
-    PyObject *out = PyList_New(count);
-    if (out == NULL)
-        return NULL;
     /* The cycle collector waits while the rows are built: no collection
-     * (and so no finalizer's Python code) runs inside the loop, and the
-     * cost stays linear in the rows -- every young-generation collection
-     * would otherwise traverse the columns and the list again. */
+     * (and so no finalizer's Python code) runs from the first allocation
+     * on, and the cost stays linear in the rows -- every young-generation
+     * collection would otherwise traverse the columns and the list again. */
     int collecting = PyGC_Disable();
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        if (collecting)
+            PyGC_Enable();
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         /* No Python code runs in this loop (tp_alloc of a Struct class does
          * not call into Python), so the columns cannot change under it. */
@@ -2802,6 +2868,14 @@ encode_cells(PyObject *self, PyObject *args)
     if (out == NULL) {
         Py_DECREF(seq);
         return NULL;
+    }
+    /* A list is not copied by PySequence_Fast: the allocation above may
+     * have run a collection (and a finalizer) that changed it.  The loop
+     * allocates no tracked object. */
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        Py_DECREF(out);
+        Py_DECREF(seq);
+        Py_RETURN_NONE;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
