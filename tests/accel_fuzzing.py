@@ -626,7 +626,7 @@ def _typed(src: _Source, framework: str) -> str:
     # Instances edited after construction: an attribute deleted, a __dict__
     # key replaced by a hostile str, a value set to another type.
     for _ in range(rng.choice([0, 0, 1, 1, 2])):
-        edit = rng.choice(["delete", "key", "key", "set"])
+        edit = rng.choice(["delete", "key", "key", "dict", "set"])
         name = rng.choice(ROW_FIELDS)
         where = f"rows[{rng.randrange(0, 8)} % len(rows)]"
         if edit == "delete":
@@ -635,6 +635,8 @@ def _typed(src: _Source, framework: str) -> str:
             actions = _SHRINKING if rng.random() < 0.7 else _ACTIONS
             key = f"H.HStr({name!r}, {src.target(actions)}, 'eq', 'hash')"
             src.lines.append(f"if rows: H.rekey({where}, {name!r}, {key})")
+        elif edit == "dict" and framework == "pydantic":
+            src.lines.append(f"if rows: H.redict({where}, {src.target()})")
         else:
             src.lines.append(f"if rows: H.try_call(setattr, {where}, {name!r}, {src.value()})")
     fields = {"title": src.scalar("str")} if doc_cls in (MDoc, PDoc) else {}
@@ -714,6 +716,12 @@ def rekey(instance: Any, name: str, key: str) -> None:
     values = getattr(instance, "__dict__", None)
     if isinstance(values, dict) and name in values:
         values[key] = values.pop(name)
+
+
+def redict(instance: Any, target: Target) -> None:
+    """Give the instance a ``__dict__`` of a dict subclass whose methods fire ``target``."""
+    with contextlib.suppress(AttributeError, TypeError):
+        object.__setattr__(instance, "__dict__", HDict(vars(instance), target, "getitem", "keys"))
 
 
 def mutate(text: str, seed: int) -> str:

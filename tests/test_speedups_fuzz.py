@@ -57,7 +57,7 @@ def test_cases_are_reproducible_and_hostile() -> None:
     # Every kind of hostile input the fuzzer promises appears in the campaign.
     for needle in ("H.HStr(", "H.HInt(", "H.HFloat(", "H.HDict(", "H.HList(", "'eq'", "'hash'",
                    "'index'", "'float'", "'str'", "'clear'", "'raise'", "model_construct",
-                   "H.rekey(", "float('nan')", "float('inf')", "-0x0.0p+0", "0x0.0000000000001p-1022",
+                   "H.rekey(", "H.redict(", "float('nan')", "float('inf')", "-0x0.0p+0", "0x0.0000000000001p-1022",
                    "\\ud800", "\\x00", "\\U0010ffff", "MSubRow", "PSubRow", "0x"):
         assert needle in sources, needle
     kinds = Counter(case.kind for case in cases)

@@ -292,3 +292,37 @@ def test_a_finalizer_empties_the_list_being_read(items: str, call: str, emptied:
     done = run_script(textwrap.dedent(script))
     assert done.returncode == 0, f"({done.returncode}):\n{done.stderr[-2000:]}"
     assert done.stdout == "ok\n"
+
+
+def test_a_pydantic_instance_dict_of_a_dict_subclass_is_left_to_python() -> None:
+    # The Python path calls the subclass's methods (which here replace a
+    # field); the C code read the dict directly and wrote the old value
+    # (fuzz seed 2026 case 8735).
+    _same_in_a_child(
+        """
+import eson
+
+class Row(eson.Record):
+    a: int
+    b: str
+
+class Doc(eson.Message):
+    rows: list[Row]
+
+class Replacing(dict):
+    def __getitem__(self, key):
+        dict.__setitem__(self, "a", 99)
+        return dict.__getitem__(self, key)
+
+    def keys(self):
+        dict.__setitem__(self, "a", 99)
+        return dict.keys(self)
+
+doc = Doc(rows=[Row(a=i, b="x") for i in range(5)])
+object.__setattr__(doc.rows[0], "__dict__", Replacing(vars(doc.rows[0])))
+try:
+    print(repr(eson.encode(doc)))
+except Exception as exc:
+    print(type(exc).__name__, exc)
+"""
+    )

@@ -1859,8 +1859,9 @@ encode_rows(PyObject *self, PyObject *args)
             dict = PyObject_GenericGetDict(record, NULL);
             if (dict == NULL)
                 rc = -1;
-            else if (!PyDict_Check(dict))
-                rc = 1;
+            else if (!PyDict_CheckExact(dict))
+                rc = 1; /* a dict subclass: its methods are Python code the
+                         * Python path runs (fuzz seed 2026 case 8735) */
             else
                 rc = row_values(dict, keys, width, values);
         }
