@@ -38,11 +38,16 @@ def test_a_crashing_case_is_saved_and_the_rest_run(tmp_path, monkeypatch) -> Non
     monkeypatch.setattr(accel_fuzzing, "CRASH_DIR", tmp_path)
     report = run_isolated(SEED, range(4), crash_at=1)
     assert report.cases == 4
-    assert [(index, how) for index, how, _ in report.crashes] == [(1, "killed by signal SIGSEGV")]
+    # A segmentation fault; under AddressSanitizer (abort_on_error=1) an abort.
+    assert [(index, how) for index, how, _ in report.crashes] in (
+        [(1, "killed by signal SIGSEGV")],
+        [(1, "killed by signal SIGABRT")],
+    )
     saved = report.crashes[0][2]
     assert saved.parent == tmp_path and saved.name == f"crash-{SEED}-1.py"
     script = saved.read_text(encoding="utf-8")
-    assert "Fatal Python error: Segmentation fault" in script  # the child's stderr, kept
+    # The child's stderr is kept: faulthandler's report, or the sanitizer's.
+    assert "Fatal Python error: Segmentation fault" in script or "AddressSanitizer" in script
     # The script runs the case again (here without the induced crash).
     rerun = run_script(script)
     assert rerun.returncode == 0, rerun.stderr
