@@ -11,6 +11,14 @@ kind of failure once, shrunk, with the ``(seed, case)`` that reproduces it::
 
 Exit status 0 when nothing new was found, 1 otherwise.  Known failures (work
 that belongs to another change, see ``fuzzing._known``) are counted apart.
+
+``--surface accel`` runs the C accelerator's differential fuzzer instead
+(``tests/accel_fuzzing.py``: hostile objects and models, accelerated against
+pure Python, each batch in a child process; a case that crashes its child is
+saved as a script under ``.cache/accel-fuzz/`` and printed with its path)::
+
+    nice -n 19 python tools/fuzz.py --surface accel --minutes 10 --jobs 1 --seed 7
+    python tools/fuzz.py --surface accel --replay 7 123   # one case: source and result
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+import accel_fuzzing
 import fuzzing
 
 BATCH = 200
@@ -41,14 +50,80 @@ def _worker(seed: int, start: int, step: int, deadline: float, queue: multiproce
     queue.put(None)
 
 
+def _accel_worker(
+    seed: int, start: int, step: int, deadline: float, queue: multiprocessing.Queue
+) -> None:
+    if hasattr(os, "nice"):
+        os.nice(5)
+    index = start
+    while time.time() < deadline:
+        report = accel_fuzzing.run_isolated(seed, range(index, index + BATCH * step, step))
+        queue.put((report.cases, report.mismatches, report.crashes))
+        index += BATCH * step
+    queue.put(None)
+
+
+def _accel_main(args: argparse.Namespace) -> int:
+    if args.replay:
+        case = accel_fuzzing.make_case(*args.replay)
+        print(f"{case.kind}, {case.operation} (delimiter {case.delimiter!r}):\n{case.source}")
+        problem = accel_fuzzing.check(case)
+        print(problem or "accelerated and pure agree")
+        return 1 if problem else 0
+    deadline = time.time() + args.minutes * 60
+    queue: multiprocessing.Queue = multiprocessing.Queue()
+    workers = [
+        multiprocessing.Process(
+            target=_accel_worker, args=(args.seed, job, args.jobs, deadline, queue)
+        )
+        for job in range(args.jobs)
+    ]
+    for worker in workers:
+        worker.start()
+    cases = mismatches = crashes = 0
+    running = len(workers)
+    started = last = time.time()
+    print(f"accel surface: seed {args.seed}, {args.jobs} job(s), {args.minutes} minutes", flush=True)
+    while running:
+        item = queue.get()
+        if item is None:
+            running -= 1
+            continue
+        batch_cases, batch_mismatches, batch_crashes = item
+        cases += batch_cases
+        for index, how, path in batch_crashes:
+            crashes += 1
+            print(f"\ncrash: seed {args.seed} case {index}: {how}; saved as {path}\n", flush=True)
+        for index, problem in batch_mismatches:
+            mismatches += 1
+            print(f"\nmismatch: seed {args.seed} case {index}:\n  {problem}\n", flush=True)
+        if time.time() - last > 60:
+            last = time.time()
+            print(f"... {cases} cases, {crashes} crashes, {mismatches} mismatches "
+                  f"({last - started:.0f} s)", flush=True)
+    for worker in workers:
+        worker.join()
+    print(f"done: accel surface, seed {args.seed}, {cases} cases in {time.time() - started:.0f} s; "
+          f"{crashes} crashes, {mismatches} mismatches")
+    return 1 if crashes or mismatches else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--minutes", type=float, default=10.0, help="how long to run (default 10)")
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000, help="campaign seed")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--replay", nargs=2, type=int, metavar=("SEED", "CASE"), help="check one case")
+    parser.add_argument(
+        "--surface",
+        choices=["decoders", "accel"],
+        default="decoders",
+        help="decoders: the mutation fuzzer (default); accel: the C accelerator's differential fuzzer",
+    )
     args = parser.parse_args(argv)
 
+    if args.surface == "accel":
+        return _accel_main(args)
     if args.replay:
         case = fuzzing.make_case(*args.replay)
         print(f"input: {case.data!r}")

@@ -1630,6 +1630,29 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
     return 1;
 }
 
+/* A new tuple holding the items of list, or NULL; NULL without an error when
+ * the list changed length while the tuple was allocated (an allocation may
+ * run a collection, and a finalizer's Python code: CPython 3.11 collects
+ * inside the allocating call).  The items are copied after the allocation. */
+static PyObject *
+hold_items(PyObject *list)
+{
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    PyObject *held = PyTuple_New(n);
+    if (held == NULL)
+        return NULL;
+    if (PyList_GET_SIZE(list) != n) {
+        Py_DECREF(held);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        Py_INCREF(item);
+        PyTuple_SET_ITEM(held, i, item);
+    }
+    return held;
+}
+
 /* ------------------------------------------------------------- encode_rows */
 
 #define ACCESS_SLOTS 0
@@ -1644,12 +1667,72 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
  * with number, a first cell 1, 2, ...  Returns None when any record is not
  * exactly of class cls (or, for access 2, not exactly a dict with exactly
  * these keys), any value is missing or not of an exact type its column's
- * mask allows, or a value needs the Python code (NaN, huge ints).
+ * mask allows, or a value needs the Python code (NaN, huge ints), or
+ * records is empty.
  *
  * access 0: keys are member descriptors (slots) of cls, read by offset;
  * access 1: keys are str, read from the instance __dict__;
  * access 2: records are dicts, keys are str.
+ *
+ * No Python code runs in here: a dict (a record's or an instance's) is read
+ * only when every key it holds is an exact str, since a lookup among other
+ * keys calls their __eq__, and only exact int, float and str values are
+ * written.  A record is held while it is read and the list's length is
+ * checked every row all the same (a finalizer run by a collection when the
+ * instance __dict__ is made could change the list): a list that changes
+ * length returns None.  The text grows geometrically (w_reserve doubles):
+ * no size is guessed from a first row, whose length need not be typical.
  */
+/* Whether two exact, ready str are equal (no Python code runs): equal text
+ * has one canonical kind. */
+static inline int
+str_equal(PyObject *a, PyObject *b)
+{
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    int kind = PyUnicode_KIND(a);
+    return n == PyUnicode_GET_LENGTH(b) && kind == PyUnicode_KIND(b) &&
+           memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * (size_t)kind) == 0;
+}
+
+/*
+ * The values of keys[0..width) (exact str) in dict, borrowed, into values.
+ * 0; 1 when one is missing or the dict holds a key that is not an exact
+ * str (looking up among such keys runs their __eq__, Python code that can
+ * change anything -- the Python code writes that row); -1 on error.  The
+ * keys are checked in one pass over the dict, which also takes the values
+ * when the dict lists the keys first and in order (as records usually do);
+ * otherwise each is looked up, which then runs no Python code.
+ */
+static int
+row_values(PyObject *dict, PyObject *keys, Py_ssize_t width, PyObject **values)
+{
+    Py_ssize_t pos = 0, j = 0;
+    PyObject *key, *value;
+    int in_order = 1;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || !READY(key))
+            return 1;
+        if (in_order && j < width) {
+            if (str_equal(key, PyTuple_GET_ITEM(keys, j)))
+                values[j] = value;
+            else
+                in_order = 0;
+        }
+        j++;
+    }
+    if (in_order && j >= width)
+        return 0;
+    for (j = 0; j < width; j++) {
+        value = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(keys, j));
+        if (value == NULL)
+            return PyErr_Occurred() ? -1 : 1;
+        values[j] = value;
+    }
+    return 0;
+}
+
 static PyObject *
 encode_rows(PyObject *self, PyObject *args)
 {
@@ -1693,20 +1776,28 @@ encode_rows(PyObject *self, PyObject *args)
     }
     int stack_masks[64];
     Py_ssize_t stack_offsets[64];
+    PyObject *stack_values[64];
     int *mask = stack_masks;
     Py_ssize_t *offset = stack_offsets;
+    PyObject **values = stack_values;
     if (width > 64) {
         mask = PyMem_Malloc(sizeof(int) * (size_t)width);
         offset = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)width);
-        if (mask == NULL || offset == NULL) {
+        values = PyMem_Malloc(sizeof(PyObject *) * (size_t)width);
+        if (mask == NULL || offset == NULL || values == NULL) {
             PyMem_Free(mask);
             PyMem_Free(offset);
+            PyMem_Free(values);
             return PyErr_NoMemory();
         }
     }
     PyObject *result = NULL;
     for (Py_ssize_t j = 0; j < width; j++) {
         PyObject *m = PyTuple_GET_ITEM(masks, j);
+        if (!PyLong_CheckExact(m)) { /* another int's __index__ is Python code */
+            PyErr_SetString(PyExc_TypeError, "encode_rows: masks must be int");
+            goto done;
+        }
         mask[j] = (int)PyLong_AsLong(m);
         if (mask[j] == -1 && PyErr_Occurred())
             goto done;
@@ -1728,89 +1819,85 @@ encode_rows(PyObject *self, PyObject *args)
             }
             offset[j] = d->d_member->offset;
         }
-        else if (!PyUnicode_CheckExact(key)) {
-            PyErr_SetString(PyExc_TypeError, "encode_rows: keys must be str");
+        else if (!PyUnicode_CheckExact(key) || !READY(key)) {
+            /* A field name of another class (a str subclass key of the
+             * first row): its __eq__ and __hash__ are Python code. */
+            result = Py_None;
+            Py_INCREF(result);
             goto done;
         }
     }
     Py_ssize_t count = PyList_GET_SIZE(records);
+    if (count == 0) {
+        /* No rows (an array emptied by Python code since the caller
+         * looked): the Python code writes what an empty array is. */
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
     Writer w;
     w_init(&w);
     if (prefix != Py_None && w_str(&w, prefix) < 0)
         goto error;
-    Py_ssize_t head = w.len;
     for (Py_ssize_t i = 0; i < count; i++) {
+        if (PyList_GET_SIZE(records) != count)
+            goto unhandled;
         PyObject *record = PyList_GET_ITEM(records, i);
+        Py_INCREF(record);
         PyObject *dict = NULL;
+        int rc = 0;
         if (access == ACCESS_DICT) {
             if (!PyDict_CheckExact(record) || PyDict_GET_SIZE(record) != width)
-                goto unhandled;
-            dict = record;
-            Py_INCREF(dict);
+                rc = 1;
+            else
+                rc = row_values(record, keys, width, values);
+        }
+        else if ((PyObject *)Py_TYPE(record) != cls) {
+            rc = 1;
+        }
+        else if (access == ACCESS_INSTANCE_DICT) {
+            dict = PyObject_GenericGetDict(record, NULL);
+            if (dict == NULL)
+                rc = -1;
+            else if (!PyDict_CheckExact(dict))
+                rc = 1; /* a dict subclass: its methods are Python code the
+                         * Python path runs (fuzz seed 2026 case 8735) */
+            else
+                rc = row_values(dict, keys, width, values);
         }
         else {
-            if ((PyObject *)Py_TYPE(record) != cls)
-                goto unhandled;
-            if (access == ACCESS_INSTANCE_DICT) {
-                dict = PyObject_GenericGetDict(record, NULL);
-                if (dict == NULL)
-                    goto error;
-                if (!PyDict_Check(dict)) {
-                    Py_DECREF(dict);
-                    goto unhandled;
+            for (Py_ssize_t j = 0; j < width; j++) {
+                values[j] = *(PyObject **)((char *)record + offset[j]);
+                if (values[j] == NULL) {
+                    rc = 1;
+                    break;
                 }
             }
         }
-        if ((i && w_char(&w, '\n') < 0) || (toon && w_str(&w, pad) < 0)) {
-            Py_XDECREF(dict);
-            goto error;
-        }
-        if (number) {
-            if (w_longlong(&w, (long long)(i + 1)) < 0 || (width && w_char(&w, '\t') < 0)) {
-                Py_XDECREF(dict);
-                goto error;
-            }
-        }
-        for (Py_ssize_t j = 0; j < width; j++) {
-            PyObject *value;
-            if (dict != NULL) {
-                value = PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(keys, j));
-                if (value == NULL) {
-                    Py_DECREF(dict);
-                    if (PyErr_Occurred())
-                        goto error;
-                    goto unhandled;
-                }
-            }
-            else {
-                value = *(PyObject **)((char *)record + offset[j]);
-                if (value == NULL)
-                    goto unhandled;
-            }
+        if (rc == 0 && ((i && w_char(&w, '\n') < 0) || (toon && w_str(&w, pad) < 0)))
+            rc = -1;
+        if (rc == 0 && number &&
+            (w_longlong(&w, (long long)(i + 1)) < 0 || (width && w_char(&w, '\t') < 0)))
+            rc = -1;
+        /* The values are borrowed from the record (or its dict), held
+         * here; writing exact int, float and str runs no Python code. */
+        for (Py_ssize_t j = 0; rc == 0 && j < width; j++) {
             if (j && w_char(&w, delimiter) < 0) {
-                Py_XDECREF(dict);
-                goto error;
+                rc = -1;
+                break;
             }
-            /* Hold the value while writing: nothing here runs Python code,
-             * but the reference keeps that true for any future change. */
-            Py_INCREF(value);
-            int rc = toon ? w_toon_cell(&w, value, mask[j], delimiter) : w_cell(&w, value, mask[j]);
-            Py_DECREF(value);
-            if (rc) {
-                Py_XDECREF(dict);
-                if (rc < 0)
-                    goto error;
-                goto unhandled;
-            }
+            rc = toon ? w_toon_cell(&w, values[j], mask[j], delimiter)
+                      : w_cell(&w, values[j], mask[j]);
         }
         Py_XDECREF(dict);
-        if (i == 0 && count > 1) {
-            Py_ssize_t row = w.len - head;
-            Py_ssize_t tail = suffix != Py_None ? PyUnicode_GET_LENGTH(suffix) : 0;
-            if (w_reserve(&w, (row + 1) * (count - 1) + (row >> 3) * count + tail) < 0)
-                goto error;
-        }
+        Py_DECREF(record);
+        if (rc < 0)
+            goto error;
+        if (rc)
+            goto unhandled;
     }
+    if (PyList_GET_SIZE(records) != count)
+        goto unhandled;
     if (suffix != Py_None && w_str(&w, suffix) < 0)
         goto error;
     result = w_finish(&w);
@@ -1827,16 +1914,19 @@ done:
         PyMem_Free(mask);
     if (offset != stack_offsets)
         PyMem_Free(offset);
+    if (values != stack_values)
+        PyMem_Free(values);
     return result;
 }
 
 /* ------------------------------------------------------------- decode_rows */
 
+/* The lines of body, a tuple that holds them (see decode_rows). */
 static int
 fill_lines(PyObject *body, Line *lines, Py_ssize_t count)
 {
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *line = PyList_GET_ITEM(body, i);
+        PyObject *line = PyTuple_GET_ITEM(body, i);
         if (!PyUnicode_Check(line) || !READY(line)) {
             PyErr_SetString(PyExc_TypeError, "decode_rows: lines must be str");
             return -1;
@@ -1884,6 +1974,11 @@ decode_column_cells(const Line *lines, const Py_ssize_t *bounds, Py_ssize_t coun
         choices = mode;
     }
     else {
+        if (!PyLong_CheckExact(mode)) { /* another int's __index__ is Python code */
+            Py_DECREF(list);
+            PyErr_SetString(PyExc_TypeError, "decode_rows: a mode is an int or a dict");
+            return -1;
+        }
         m = (int)PyLong_AsLong(mode);
         if (m == -1 && PyErr_Occurred()) {
             Py_DECREF(list);
@@ -1994,9 +2089,19 @@ decode_rows(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "decode_rows: bad width, modes or numbered");
         return NULL;
     }
-    Py_ssize_t count = PyList_GET_SIZE(body);
+    /* The lines are read through pointers into their text while lists are
+     * allocated (a collection, and a finalizer's Python code, may run
+     * then): a tuple of them holds them whatever happens to body. */
+    PyObject *held = hold_items(body);
+    if (held == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(held);
     Py_ssize_t stride = width + 1;
     if (count > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t) / stride) {
+        Py_DECREF(held);
         PyErr_NoMemory();
         return NULL;
     }
@@ -2008,7 +2113,7 @@ decode_rows(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    if (fill_lines(body, lines, count) < 0)
+    if (fill_lines(held, lines, count) < 0)
         goto done;
     /* Cell boundaries: bounds[i*stride + j] is the TAB before cell j (or
      * -1 for the first), bounds[i*stride + width] the line's end. */
@@ -2078,6 +2183,7 @@ done:
     Py_XDECREF(columns);
     Py_XDECREF(flags);
     Py_XDECREF(masks);
+    Py_XDECREF(held);
     PyMem_Free(lines);
     PyMem_Free(bounds);
     return result;
@@ -2304,19 +2410,29 @@ toon_rows(PyObject *self, PyObject *args)
         Choices table;
         table.count = 0;
         int large = 0;
+        /* The list first: its allocation may run a collection (and so a
+         * finalizer's Python code), which must not come between borrowing
+         * the choices' keys and values and using them. */
+        PyObject *list = PyList_New(count);
+        if (list == NULL)
+            goto done;
         if (PyDict_Check(mode)) {
             m = M_CHOICES;
             choices = mode;
             large = load_choices(choices, &table);
         }
         else {
-            m = (int)PyLong_AsLong(mode);
-            if (m == -1 && PyErr_Occurred())
+            if (!PyLong_CheckExact(mode)) { /* another int's __index__ is Python code */
+                Py_DECREF(list);
+                PyErr_SetString(PyExc_TypeError, "toon_rows: a mode is an int or a dict");
                 goto done;
+            }
+            m = (int)PyLong_AsLong(mode);
+            if (m == -1 && PyErr_Occurred()) {
+                Py_DECREF(list);
+                goto done;
+            }
         }
-        PyObject *list = PyList_New(count);
-        if (list == NULL)
-            goto done;
         int ok = 1, raw = 0, seen = 0;
         for (Py_ssize_t r = 0; r < count && !raw; r++) {
             const Line *ln = &lines[r];
@@ -2416,6 +2532,12 @@ decode_cells(PyObject *self, PyObject *texts)
     PyObject *out = PyList_New(count);
     if (out == NULL)
         return NULL;
+    /* The loop allocates no tracked object (no collection runs in it), but
+     * the allocation above may have run one: the length is taken again. */
+    if (PyList_GET_SIZE(texts) != count) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *text = PyList_GET_ITEM(texts, i);
         if (!PyUnicode_Check(text) || !READY(text)) {
@@ -2462,20 +2584,28 @@ build_dicts(PyObject *self, PyObject *args)
             return NULL;
         }
         count = PyList_GET_SIZE(column);
+        /* Exact str keys only: another key's __hash__ or __eq__ would run
+         * Python code inside the loop, which could change the columns. */
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(keys, j))) {
+            PyErr_SetString(PyExc_TypeError, "build_dicts: keys must be str");
+            return NULL;
+        }
     }
-    PyObject *out = PyList_New(count);
-    if (out == NULL)
-        return NULL;
     int collecting = PyGC_Disable(); /* as in build_structs */
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        if (collecting)
+            PyGC_Enable();
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *row = PyDict_New();
         if (row == NULL)
             goto error;
         PyList_SET_ITEM(out, i, row);
         for (Py_ssize_t j = 0; j < width; j++) {
-            /* Columns may have been touched by Python code between the
-             * checks and here only if a key's __hash__/__eq__ ran code;
-             * keys are exact str, so they cannot. */
+            /* No Python code runs here (exact str keys, the collector
+             * paused), so the columns keep the lengths checked above. */
             PyObject *column = PyList_GET_ITEM(columns, j);
             if (PyDict_SetItem(row, PyTuple_GET_ITEM(keys, j), PyList_GET_ITEM(column, i)) < 0)
                 goto error;
@@ -2517,10 +2647,15 @@ build_records(PyObject *self, PyObject *args)
         }
         count = PyList_GET_SIZE(column);
     }
-    /* Hold the columns: calling cls runs Python code that could change them. */
-    PyObject *held = PyList_GetSlice(columns, 0, width);
-    if (held == NULL)
+    /* Hold the columns: calling cls runs Python code that could change them
+     * (the lengths are checked again for every row). */
+    PyObject *held = hold_items(columns);
+    if (held == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        PyErr_SetString(PyExc_RuntimeError, "build_records: the columns changed");
         return NULL;
+    }
     PyObject *out = PyList_New(0);
     if (out == NULL) {
         Py_DECREF(held);
@@ -2530,7 +2665,7 @@ build_records(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_ssize_t j = 0;
         for (; j < width; j++) {
-            PyObject *column = PyList_GET_ITEM(held, j);
+            PyObject *column = PyTuple_GET_ITEM(held, j);
             if (i >= PyList_GET_SIZE(column))
                 break;
             row[j] = PyList_GET_ITEM(column, i);
@@ -2613,14 +2748,17 @@ build_structs(PyObject *self, PyObject *args)
         count = PyList_GET_SIZE(column);
     }
     PyTypeObject *type = (PyTypeObject *)cls;
-    PyObject *out = PyList_New(count);
-    if (out == NULL)
-        return NULL;
     /* The cycle collector waits while the rows are built: no collection
-     * (and so no finalizer's Python code) runs inside the loop, and the
-     * cost stays linear in the rows -- every young-generation collection
-     * would otherwise traverse the columns and the list again. */
+     * (and so no finalizer's Python code) runs from the first allocation
+     * on, and the cost stays linear in the rows -- every young-generation
+     * collection would otherwise traverse the columns and the list again. */
     int collecting = PyGC_Disable();
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        if (collecting)
+            PyGC_Enable();
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         /* No Python code runs in this loop (tp_alloc of a Struct class does
          * not call into Python), so the columns cannot change under it. */
@@ -2731,6 +2869,14 @@ encode_cells(PyObject *self, PyObject *args)
     if (out == NULL) {
         Py_DECREF(seq);
         return NULL;
+    }
+    /* A list is not copied by PySequence_Fast: the allocation above may
+     * have run a collection (and a finalizer) that changed it.  The loop
+     * allocates no tracked object. */
+    if (PySequence_Fast_GET_SIZE(seq) != count) {
+        Py_DECREF(out);
+        Py_DECREF(seq);
+        Py_RETURN_NONE;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
