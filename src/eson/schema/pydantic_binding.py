@@ -386,22 +386,20 @@ def _python_dump(obj: object) -> Any:
     return _adapter(type(obj)).dump_python(obj, mode="python", by_alias=True)
 
 
-_keyed: dict[Any, tuple[str, ...] | None] = {}
-
-
 def _keyed_fields(cls: Any) -> tuple[str, ...] | None:
-    """The wire names of the fields of ``cls`` whose values may hold data keys (``None``: unknown)."""
-    if cls in _keyed:
-        return _keyed[cls]
+    """The wire names of the fields of ``cls`` whose values may hold data keys (``None``: unknown).
+
+    Kept in the class's own cache (wrapped in a 1-tuple, so that ``None`` is kept too).
+    """
+    return cached(cls, "keyed fields", lambda: (_find_keyed_fields(cls),))[0]
+
+
+def _find_keyed_fields(cls: Any) -> tuple[str, ...] | None:
     try:
         specs = PYDANTIC.fields(cls)
-        found: tuple[str, ...] | None = tuple(
-            spec.wire for spec in specs if _may_hold_keys(spec.annotation, set())
-        )
+        return tuple(spec.wire for spec in specs if _may_hold_keys(spec.annotation, set()))
     except Exception:
-        found = None
-    _keyed[cls] = found
-    return found
+        return None
 
 
 def _may_hold_keys(tp: Any, seen: set[int]) -> bool:
