@@ -9,6 +9,7 @@ the line that contradicts it, with ``declared``, ``actual`` and
 
 # No "from __future__ import annotations": msgspec resolves annotations at module scope.
 
+import contextlib
 import pickle
 from typing import Any
 
@@ -275,3 +276,37 @@ def test_the_stream_and_parse_reply_report_the_same_count_error(cls: type, text:
             decoder.close()
         assert str(streamed.value) == str(whole)
         assert streamed.value.stray_line == whole.stray_line
+
+
+def test_a_record_array_changed_while_written_is_written_as_one_snapshot() -> None:
+    """User code run while writing (here a key's __eq__) may empty the list being
+    written: the declared count is still that of the rows written (it was 50 with
+    2 rows before), so the text reads back, pure and accelerated alike."""
+    from speedups_support import pure
+
+    target: list[Any] = []
+
+    class ClearingKey(str):
+        __hash__ = str.__hash__
+
+        def __eq__(self, other: object) -> bool:
+            target.clear()
+            return str.__eq__(self, other)
+
+    class Row(eson.Record):
+        a: int
+        b: str
+
+    class Doc(eson.Message):
+        rows: list[Row]
+
+    for context in (pure, contextlib.nullcontext):
+        with context():
+            doc = Doc(rows=[Row(a=i, b="x") for i in range(50)])
+            target = doc.rows
+            record = doc.rows[1]
+            record.__dict__[ClearingKey("a")] = record.__dict__.pop("a")
+            text = eson.encode(doc)
+            back = eson.decode(text)
+            assert text.startswith("!eson/1\nrows[50]{a,b}\n")
+            assert len(back["rows"]) == 50

@@ -227,12 +227,14 @@ def _last_writer(owner: type, item: FieldSchema) -> LastWriter | None:
     def write_last(lines: Lines, value: Any, number: bool) -> str | None:
         if not ((type(value) is list or type(value) is tuple) and value):
             return None
-        count = len(value)
+        # A snapshot: user code run while writing (a property, a key's __eq__)
+        # may change the list, and the count must be that of the rows written.
+        records = list(value)
+        count = len(records)
         if number:
             head = f"{name}[{count}]{{n{',' if fields else ''}{fields}}}"
         else:
             head = f"{name}[{count}]{{{fields}}}"
-        records = value if type(value) is list else list(value)
         return layout.native_rows(records, number, "\n".join([*lines, head, ""]), "\n")
 
     return write_last
@@ -286,11 +288,15 @@ def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWrit
 
         def write_records(lines: Lines, value: Any, number: bool) -> None:
             if type(value) is list or type(value) is tuple:
-                count = len(value)
+                # A snapshot: user code run while writing (a property, a key's
+                # __eq__, a serializer) may change the list, and the declared
+                # count must be that of the rows written.
+                records = list(value)
+                count = len(records)
                 if not count:
                     lines.append(f"{name}[0]")
                     return
-                body = layout.native_rows(value if type(value) is list else list(value), number)
+                body = layout.native_rows(records, number)
                 if body is not None:
                     if number:
                         lines.append(f"{name}[{count}]{{n{',' if fields else ''}{fields}}}")
@@ -298,8 +304,7 @@ def _entry_writer(owner: type, item: FieldSchema, binding: Binding) -> EntryWrit
                         lines.append(f"{name}[{count}]{{{fields}}}")
                     lines.append(body)
                     return
-                if layout.accepts(value):
-                    records = value if type(value) is list else list(value)
+                if layout.accepts(records):
                     cells = layout.columns(records, number)
                     if cells is not None:
                         if number:
