@@ -38,6 +38,8 @@ FRAMEWORKS = (
     "anyio",
     "httpx",
     "starlette",
+    "fastapi",
+    "uvicorn",
     "opentelemetry",
 )
 
@@ -45,6 +47,7 @@ ADAPTERS = {
     "eson.integrations.mcp": ("mcp", "mcp"),
     "eson.integrations.pydantic_ai": ("pydantic_ai", "pydantic-ai"),
     "eson.integrations.langchain": ("langchain_core", "langchain"),
+    "eson.integrations.http": ("starlette", "http"),
 }
 
 
