@@ -40,6 +40,9 @@ FRAMEWORKS = (
     "starlette",
     "fastapi",
     "uvicorn",
+    "a2a",
+    "google",
+    "grpc",
     "opentelemetry",
 )
 
@@ -48,6 +51,7 @@ ADAPTERS = {
     "eson.integrations.pydantic_ai": ("pydantic_ai", "pydantic-ai"),
     "eson.integrations.langchain": ("langchain_core", "langchain"),
     "eson.integrations.http": ("starlette", "http"),
+    "eson.integrations.a2a": ("a2a", "a2a"),
 }
 
 
