@@ -31,7 +31,7 @@ for, and reads a request body in any of them by its ``Content-Type``::
 - :func:`openapi` is a route's ``openapi_extra``: the request body and the
   answer listed under each media type, with the model's JSON Schema.
 
-Starlette and FastAPI need Python 3.11+.
+FastAPI 0.165 needs Python 3.11+ (Starlette 1.x installs on 3.10 too).
 """
 
 from __future__ import annotations
