@@ -41,6 +41,8 @@ FRAMEWORKS = (
     "fastapi",
     "uvicorn",
     "a2a",
+    "agents",
+    "openai",
     "google",
     "grpc",
     "opentelemetry",
@@ -52,6 +54,7 @@ ADAPTERS = {
     "eson.integrations.langchain": ("langchain_core", "langchain"),
     "eson.integrations.http": ("starlette", "http"),
     "eson.integrations.a2a": ("a2a", "a2a"),
+    "eson.integrations.openai_agents": ("agents", "openai-agents"),
 }
 
 

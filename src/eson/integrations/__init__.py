@@ -7,6 +7,7 @@ module                              extra                       framework
 :mod:`eson.integrations.pydantic_ai`  ``typed-eson[pydantic-ai]``  pydantic-ai (``-slim``)
 :mod:`eson.integrations.langchain`  ``typed-eson[langchain]``   langchain-core
 :mod:`eson.integrations.a2a`        ``typed-eson[a2a]``         the A2A Python SDK
+:mod:`eson.integrations.openai_agents`  ``typed-eson[openai-agents]``  the OpenAI Agents SDK
 :mod:`eson.integrations.http`       ``typed-eson[http]``        Starlette, and FastAPI
                                     (``typed-eson[fastapi]``)   on it
 ==================================  ==========================  =========================
