@@ -117,7 +117,7 @@ def respond(
         client refuses every one, JSON included.  A value ESON cannot hold
         (ESON needs an object) goes as the next format the client takes.
     """
-    offered = _offered(formats)
+    offered: tuple[Format, ...] = _offered(formats)
     vary = {"vary": "Accept"}
     chosen = negotiate(request.headers.get("accept"), offered)
     while chosen is not None:
@@ -126,7 +126,8 @@ def respond(
         except ESONError:
             if chosen == "json":
                 raise
-            offered = tuple(format for format in offered if format != chosen)
+            skipped = chosen
+            offered = tuple(format for format in offered if format != skipped)
             chosen = negotiate(request.headers.get("accept"), offered)
             continue
         return Response(
