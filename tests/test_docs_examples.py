@@ -149,12 +149,15 @@ _COUNTS_TOKENS = re.compile(
 
 
 #: A framework adapter an example imports.
-_USES_ADAPTER = re.compile(r"\beson\.integrations\.(mcp|pydantic_ai|langchain)\b")
+_USES_ADAPTER = re.compile(r"\beson\.integrations\.(mcp|pydantic_ai|langchain|http|a2a|openai_agents)\b")
 #: Adapter -> (the framework's package, its extra, the oldest Python it installs on).
 _ADAPTER_EXTRAS = {
     "mcp": ("mcp", "mcp", (3, 10)),
     "pydantic_ai": ("pydantic_ai", "pydantic-ai", (3, 11)),
     "langchain": ("langchain_core", "langchain", (3, 11)),
+    "http": ("fastapi", "fastapi", (3, 11)),
+    "a2a": ("a2a", "a2a", (3, 10)),
+    "openai_agents": ("agents", "openai-agents", (3, 10)),
 }
 
 

@@ -38,6 +38,13 @@ FRAMEWORKS = (
     "anyio",
     "httpx",
     "starlette",
+    "fastapi",
+    "uvicorn",
+    "a2a",
+    "agents",
+    "openai",
+    "google",
+    "grpc",
     "opentelemetry",
 )
 
@@ -45,6 +52,9 @@ ADAPTERS = {
     "eson.integrations.mcp": ("mcp", "mcp"),
     "eson.integrations.pydantic_ai": ("pydantic_ai", "pydantic-ai"),
     "eson.integrations.langchain": ("langchain_core", "langchain"),
+    "eson.integrations.http": ("starlette", "http"),
+    "eson.integrations.a2a": ("a2a", "a2a"),
+    "eson.integrations.openai_agents": ("agents", "openai-agents"),
 }
 
 

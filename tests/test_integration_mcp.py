@@ -15,6 +15,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal, TypeVar
 
+import pydantic
 import pytest
 
 try:
@@ -472,3 +473,27 @@ def test_auto_falls_back_to_compact_json_when_no_format_writes_the_value_lint_cl
     result = ToolResults().result(value, None, accept=["json"])
     assert note(result)["format"] == "json"
     assert json.loads(text_of(result)) == value
+
+
+class Stamped(eson.Message):
+    """A model whose validator reads the validation context."""
+
+    query: str
+    total: int
+
+    @pydantic.field_validator("query")
+    @classmethod
+    def _prefix(cls, value: str, info: pydantic.ValidationInfo) -> str:
+        prefix = (info.context or {}).get("prefix", "")
+        return f"{prefix}{value}"
+
+
+def test_read_result_validates_structured_content_with_the_framework_options() -> None:
+    result = CallToolResult(content=[], structured_content={"query": "q", "total": "3"})
+    assert read_result(result, Stamped) == Stamped(query="q", total=3)  # lax by default
+    assert read_result(result, Stamped, context={"prefix": "p:"}).query == "p:q"
+    with pytest.raises(eson.ValidationError) as refused:
+        read_result(result, Stamped, strict=True)  # the string "3" is not an int when strict
+    assert refused.value.section == "total"
+    text_only = CallToolResult(content=[TextContent(text=eson.encode({"query": "q", "total": 3}))])
+    assert read_result(text_only, Stamped, context={"prefix": "t:"}).query == "t:q"

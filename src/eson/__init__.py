@@ -29,7 +29,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eson.accelerator import enabled as speedups
-from eson.api import Decoder, DecodeResult, Encoder, Err, Ok, decode, encode, try_decode
+from eson.api import (
+    Decoder,
+    DecodeResult,
+    Encoder,
+    Err,
+    Ok,
+    decode,
+    encode,
+    try_decode,
+    validate,
+)
 from eson.errors import (
     CountError,
     DecodeError,
@@ -124,6 +134,7 @@ __all__ = [
     "prompt_cost",
     "speedups",
     "try_decode",
+    "validate",
 ]
 
 if TYPE_CHECKING:

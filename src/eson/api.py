@@ -32,13 +32,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
 
 from eson.codecs.eson_typed import encode_model, reader_for, writer_for
-from eson.codecs.validation import check_options
+from eson.codecs.validation import Place, check_options
 from eson.errors import ESONError
 from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
 from eson.wire.options import strict_flag
 from eson.wire.repairs import Repair
+
+if TYPE_CHECKING:
+    from eson.schema.binding import Problem
 
 __all__ = [
     "DecodeResult",
@@ -50,6 +53,7 @@ __all__ = [
     "decode",
     "encode",
     "try_decode",
+    "validate",
 ]
 
 T = TypeVar("T")
@@ -264,6 +268,75 @@ def decode(
     result: T = reader_for(type).decode(
         text, strict, repairs, partial, validation_strict=validation_strict, context=context
     )
+    return result
+
+
+def _plain_place(problem: Problem) -> tuple[Place, int]:
+    """Where a validation problem of a plain value is: section, row (1-based), field."""
+    loc = problem.loc
+    place: Place = {"line": None, "section": None, "row": None, "field": None}
+    if not loc or not isinstance(loc[0], str):
+        return place, 0
+    place["section"] = loc[0]
+    used = 1
+    rest = loc[1:]
+    if rest and isinstance(rest[0], int):
+        place["row"] = rest[0] + 1
+        used += 1
+        rest = rest[1:]
+    if rest and isinstance(rest[0], str):
+        place["field"] = rest[0]
+        used += 1
+    return place, used
+
+
+def validate(
+    value: object,
+    type: builtins.type[T],
+    *,
+    strict: bool | None = None,
+    context: Any = None,
+) -> T:
+    """Validate a plain value (the JSON data model, or a model instance) into a ``type``.
+
+    The value is what ``json.loads`` gives, or an MCP tool's structured
+    content, or a framework's already-parsed body: nothing is encoded or
+    read.  The validation is the framework's own (``model_validate`` for
+    Pydantic, ``msgspec.convert`` for msgspec Structs and dataclasses), and
+    a failure is an :class:`eson.ValidationError` placed like the decoders'
+    (section, row, field), with the layout the model expects in its
+    :attr:`~eson.ESONError.feedback`.
+
+    Args:
+        value: The plain value.
+        type: A model class (Pydantic model, msgspec Struct, dataclass).
+        strict: The framework's strict mode (``model_validate(strict=...)``,
+            ``msgspec.convert(strict=...)``); ``None`` keeps its default.
+            Here there is no wire option, so it is called ``strict`` (the
+            decoders call it ``validation_strict``).
+        context: Passed to Pydantic validators (``model_validate(context=...)``);
+            a ``TypeError`` for a msgspec type, whose validation takes none.
+
+    Raises:
+        eson.ValidationError: for a value the model rejects.
+        TypeError: for a ``type`` that is not a model class, a non-``bool``
+            ``strict``, or a ``context`` for a msgspec type.
+    """
+    from eson.codecs.feedback import attach_expected
+    from eson.codecs.validation import validation_error
+    from eson.schema.compile import document_schema
+
+    schema = document_schema(type)
+    check_options(schema.binding, strict, context)
+    check = schema.binding.validator(schema.model_type)
+    try:
+        result: T = check(value, strict, context)
+    except Exception as exc:
+        problems = schema.binding.problems(exc)
+        if problems is None:
+            raise
+        error = validation_error(problems, value, _plain_place)
+        raise attach_expected(error, schema.model_type, "json", read=False) from exc
     return result
 
 

@@ -6,6 +6,10 @@ module                              extra                       framework
 :mod:`eson.integrations.mcp`        ``typed-eson[mcp]``         the MCP Python SDK
 :mod:`eson.integrations.pydantic_ai`  ``typed-eson[pydantic-ai]``  pydantic-ai (``-slim``)
 :mod:`eson.integrations.langchain`  ``typed-eson[langchain]``   langchain-core
+:mod:`eson.integrations.a2a`        ``typed-eson[a2a]``         the A2A Python SDK
+:mod:`eson.integrations.openai_agents`  ``typed-eson[openai-agents]``  the OpenAI Agents SDK
+:mod:`eson.integrations.http`       ``typed-eson[http]``        Starlette, and FastAPI
+                                    (``typed-eson[fastapi]``)   on it
 ==================================  ==========================  =========================
 
 Each module is a thin adapter over the agent layer (:func:`eson.parse_reply`

@@ -55,7 +55,6 @@ exception (an :class:`eson.ESONError` gives its
 from __future__ import annotations
 
 import builtins
-import json
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypeAlias, TypeVar, overload
@@ -74,6 +73,7 @@ from eson.agent.choice import Measure, choose  # noqa: E402
 from eson.agent.formats import Format, normalize_format, plain_value, render  # noqa: E402
 from eson.agent.negotiation import accepted_formats, detect  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
+from eson.api import validate  # noqa: E402
 from eson.errors import EncodeError, ESONError  # noqa: E402
 
 __all__ = [
@@ -343,20 +343,36 @@ def _note(result: CallToolResult) -> Mapping[str, Any]:
 
 
 @overload
-def read_result(result: CallToolResult, type: None = None) -> Any: ...
+def read_result(
+    result: CallToolResult, type: None = None, *, strict: None = None, context: None = None
+) -> Any: ...
 
 
 @overload
-def read_result(result: CallToolResult, type: builtins.type[T]) -> T: ...
+def read_result(
+    result: CallToolResult,
+    type: builtins.type[T],
+    *,
+    strict: bool | None = None,
+    context: Any = None,
+) -> T: ...
 
 
-def read_result(result: CallToolResult, type: builtins.type[T] | None = None) -> T | Any:
+def read_result(
+    result: CallToolResult,
+    type: builtins.type[T] | None = None,
+    *,
+    strict: bool | None = None,
+    context: Any = None,
+) -> T | Any:
     """Read a tool result into a validated ``type`` (or plain values).
 
     Uses the structured content when present (unwrapping ``{"result": ...}``
-    when the result says it wrapped a value); else reads the text: columnar
-    JSON with :func:`eson.columnar.decode`, anything else with
-    :func:`eson.parse_reply` (ESON, TOON or JSON).
+    when the result says it wrapped a value), validated as it is by
+    :func:`eson.validate`; else reads the text: columnar JSON with
+    :func:`eson.columnar.decode`, anything else with :func:`eson.parse_reply`
+    (ESON, TOON or JSON).  ``strict`` and ``context`` are the framework's
+    validation options (``model_validate(strict=..., context=...)``).
 
     Raises:
         ToolResultError: the result is flagged ``is_error`` (its text is the
@@ -376,15 +392,18 @@ def read_result(result: CallToolResult, type: builtins.type[T] | None = None) ->
             data = data["result"]
         if type is None:
             return data
-        document = json.dumps(data, ensure_ascii=False, allow_nan=False)
-        return parse_reply(document, type, formats=("json",))
+        return validate(data, type, strict=strict, context=context)
     if not text.strip():
         raise ToolResultError("the tool result has neither structured content nor text", result, "")
     if detect(text) == "columnar":
         from eson import columnar
 
-        return columnar.decode(text) if type is None else columnar.decode(text, type=type)
-    return parse_reply(text) if type is None else parse_reply(text, type)
+        if type is None:
+            return columnar.decode(text)
+        return validate(columnar.decode(text), type, strict=strict, context=context)
+    if type is None:
+        return parse_reply(text)
+    return parse_reply(text, type, validation_strict=strict, context=context)
 
 
 @overload
