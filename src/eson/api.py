@@ -271,8 +271,11 @@ def decode(
     return result
 
 
-def _plain_place(problem: Problem) -> tuple[Place, int]:
-    """Where a validation problem of a plain value is: section, row (1-based), field."""
+def plain_place(problem: Problem) -> tuple[Place, int]:
+    """Where a validation problem of a plain value is: section, row (1-based), field.
+
+    Shared by :func:`validate` and the JSON replies of :func:`eson.parse_reply`.
+    """
     loc = problem.loc
     place: Place = {"line": None, "section": None, "row": None, "field": None}
     if not loc or not isinstance(loc[0], str):
@@ -335,7 +338,7 @@ def validate(
         problems = schema.binding.problems(exc)
         if problems is None:
             raise
-        error = validation_error(problems, value, _plain_place)
+        error = validation_error(problems, value, plain_place)
         raise attach_expected(error, schema.model_type, "json", read=False) from exc
     return result
 

@@ -33,13 +33,12 @@ from typing import Any, TypeVar, overload
 from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
 from eson.agent.payload import FORMATS, Payload, locate
 from eson.agent.stop import stop_kind
-from eson.api import check_reading
+from eson.api import check_reading, plain_place
 from eson.codecs import toon_typed
 from eson.codecs.eson_typed import reader_for
 from eson.codecs.feedback import attach_expected
-from eson.codecs.validation import Place, check_options, validation_error
+from eson.codecs.validation import check_options, validation_error
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
-from eson.schema.binding import Problem
 from eson.schema.compile import document_schema
 from eson.wire.eson_reader import decode_document, text_of
 from eson.wire.repairs import Repair
@@ -327,24 +326,6 @@ def _load_json(text: str) -> Any:
         raise DecodeError("invalid JSON: nested too deeply", line=1) from None
 
 
-def _json_place(problem: Problem) -> tuple[Place, int]:
-    loc = problem.loc
-    place: Place = {"line": None, "section": None, "row": None, "field": None}
-    if not loc or not isinstance(loc[0], str):
-        return place, 0
-    place["section"] = loc[0]
-    used = 1
-    rest = loc[1:]
-    if rest and isinstance(rest[0], int):
-        place["row"] = rest[0] + 1
-        used += 1
-        rest = rest[1:]
-    if rest and isinstance(rest[0], str):
-        place["field"] = rest[0]
-        used += 1
-    return place, used
-
-
 def _decode_json(
     text: str, type: Any, options: tuple[bool | None, Any] = (None, None)
 ) -> Any:
@@ -359,6 +340,6 @@ def _decode_json(
         problems = schema.binding.problems(exc)
         if problems is None:
             raise
-        error = validation_error(problems, value, _json_place)
+        error = validation_error(problems, value, plain_place)
         error.format = "json"
         raise attach_expected(error, schema.model_type, "json") from exc
