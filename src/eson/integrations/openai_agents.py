@@ -59,7 +59,11 @@ from eson.agent.formats import Format, normalize_format, render  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
-from eson.integrations.partial import PartialReply, ReplyFormat  # noqa: E402
+from eson.integrations.partial import (  # noqa: E402
+    PartialReply,
+    reply_format,
+    reply_formats,
+)
 
 __all__ = [
     "ToolFormat",
@@ -77,25 +81,6 @@ T = TypeVar("T")
 ToolFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
 
 
-def _reply_format(format: str) -> ReplyFormat:
-    if format in ("eson", "eson/1"):
-        return "eson"
-    if format == "toon":
-        return "toon"
-    raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
-
-
-def _formats(format: ReplyFormat, formats: Sequence[str] | None) -> tuple[str, ...]:
-    if formats is None:
-        return (format, *(other for other in ("eson", "toon", "json") if other != format))
-    chosen = (formats,) if isinstance(formats, str) else tuple(formats)
-    if not chosen or any(item not in ("eson", "toon", "json") for item in chosen):
-        raise ValueError(
-            f"formats is a non-empty sequence of 'eson', 'toon', 'json', not {formats!r}"
-        )
-    return chosen
-
-
 def instructions(model: builtins.type[Any], *, format: str = "eson", example: Any = True) -> str:
     """What the model needs to write a valid ``model``: :func:`eson.prompt`, for ``instructions=``.
 
@@ -104,7 +89,7 @@ def instructions(model: builtins.type[Any], *, format: str = "eson", example: An
         format: ``"eson"`` or ``"toon"``.
         example: As for :func:`eson.prompt`.
     """
-    return prompt(model, format=_reply_format(format), example=example)
+    return prompt(model, format=reply_format(format), example=example)
 
 
 def tool_output(
@@ -192,7 +177,7 @@ def read_output(
             ``feedback`` says what to fix).
         TypeError: the agent's output is not text (an ``output_type`` was set).
     """
-    allowed = _formats(_reply_format(format), formats)
+    allowed = reply_formats(reply_format(format), formats)
     output = result.final_output
     if not isinstance(output, str):
         raise TypeError(
@@ -272,8 +257,8 @@ async def stream(
     Raises:
         eson.ESONError: the whole answer does not read or validate.
     """
-    chosen = _reply_format(format)
-    allowed = _formats(chosen, formats)
+    chosen = reply_format(format)
+    allowed = reply_formats(chosen, formats)
     result = Runner.run_streamed(agent, input, **options)
     reply: PartialReply[T] = PartialReply(type, format=chosen)
     async for event in result.stream_events():

@@ -21,6 +21,7 @@ Nothing here imports a framework.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from typing import Any, Generic, Literal, TypeVar
 
 from eson.agent.stream import StreamDecoder
@@ -28,12 +29,41 @@ from eson.codecs.stream import Event
 from eson.errors import ESONError
 from eson.schema.compile import document_schema
 
-__all__ = ["PartialReply", "ReplyFormat"]
+__all__ = ["PartialReply", "ReplyFormat", "reply_format", "reply_formats"]
 
 T = TypeVar("T")
 
 #: The formats a streamed reply may be read in.
 ReplyFormat = Literal["eson", "toon"]
+
+
+def reply_format(format: str) -> ReplyFormat:
+    """The format an adapter asks the model to write (``"eson/1"`` is ESON's other name).
+
+    Raises:
+        ValueError: for anything but ESON or TOON.
+    """
+    if format in ("eson", "eson/1"):
+        return "eson"
+    if format == "toon":
+        return "toon"
+    raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
+
+
+def reply_formats(format: ReplyFormat, formats: Sequence[str] | None) -> tuple[str, ...]:
+    """The formats an adapter reads a reply in: ``formats``, or ``format`` first, then the others.
+
+    Raises:
+        ValueError: for an empty ``formats`` or a name that is not a reply format.
+    """
+    if formats is None:
+        return (format, *(other for other in ("eson", "toon", "json") if other != format))
+    chosen = (formats,) if isinstance(formats, str) else tuple(formats)
+    if not chosen or any(item not in ("eson", "toon", "json") for item in chosen):
+        raise ValueError(
+            f"formats is a non-empty sequence of 'eson', 'toon', 'json', not {formats!r}"
+        )
+    return chosen
 
 
 class PartialReply(Generic[T]):

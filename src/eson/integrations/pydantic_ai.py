@@ -52,7 +52,12 @@ from eson.agent.formats import Format, normalize_format, render  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
-from eson.integrations.partial import PartialReply, ReplyFormat  # noqa: E402
+from eson.integrations.partial import (  # noqa: E402
+    PartialReply,
+    ReplyFormat,
+    reply_format,
+    reply_formats,
+)
 
 __all__ = ["instructions", "text_output", "tool_return"]
 
@@ -61,25 +66,6 @@ T = TypeVar("T")
 #: Streams followed at once by one output function (runs streaming in parallel);
 #: the oldest is dropped beyond this (a run abandoned mid-stream never ends its own).
 _MAX_STREAMS = 64
-
-
-def _reply_format(format: str) -> ReplyFormat:
-    if format in ("eson", "eson/1"):
-        return "eson"
-    if format == "toon":
-        return "toon"
-    raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
-
-
-def _reply_formats(format: ReplyFormat, formats: Sequence[str] | None) -> tuple[str, ...]:
-    if formats is None:
-        return (format, *(other for other in ("eson", "toon", "json") if other != format))
-    chosen = (formats,) if isinstance(formats, str) else tuple(formats)
-    if not chosen or any(item not in ("eson", "toon", "json") for item in chosen):
-        raise ValueError(
-            f"formats is a non-empty sequence of 'eson', 'toon', 'json', not {formats!r}"
-        )
-    return chosen
 
 
 def instructions(model: builtins.type[Any], *, format: str = "eson", example: Any = True) -> str:
@@ -91,7 +77,7 @@ def instructions(model: builtins.type[Any], *, format: str = "eson", example: An
         example: As for :func:`eson.prompt`: ``True`` for a made-up example
             that decodes into ``model``, ``False`` for none, or an instance.
     """
-    return prompt(model, format=_reply_format(format), example=example)
+    return prompt(model, format=reply_format(format), example=example)
 
 
 class _Streams:
@@ -165,8 +151,8 @@ def text_output(
         :class:`pydantic_ai.ModelRetry` with the error's feedback for a reply
         that does not read or validate.
     """
-    chosen = _reply_format(format)
-    allowed = _reply_formats(chosen, formats)
+    chosen = reply_format(format)
+    allowed = reply_formats(chosen, formats)
     streams = _Streams()
     name = getattr(model, "__name__", "output")
 
