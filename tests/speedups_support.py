@@ -35,15 +35,24 @@ def require_accelerator() -> None:
         pytest.skip(message)
 
 
+_patched_cache: tuple[int, list[Any]] = (-1, [])
+
+
 def _patched_modules() -> list[Any]:
-    return [
-        module
-        for name, module in list(sys.modules.items())
-        if (name == "eson" or name.startswith("eson."))
-        and module is not None
-        and getattr(module, "native", None) is accelerator.native
-        and module is not accelerator
-    ]
+    """The loaded ``eson`` modules holding ``native`` (recomputed when a module was imported)."""
+    global _patched_cache
+    loaded = len(sys.modules)
+    if _patched_cache[0] != loaded:
+        modules = [
+            module
+            for name, module in list(sys.modules.items())
+            if (name == "eson" or name.startswith("eson."))
+            and module is not None
+            and hasattr(module, "native")
+            and module is not accelerator
+        ]
+        _patched_cache = (loaded, modules)
+    return [module for module in _patched_cache[1] if module.native is accelerator.native]
 
 
 @contextmanager
