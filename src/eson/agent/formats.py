@@ -18,27 +18,48 @@ token                   text
 Pretty JSON (two-space indent, the form models write unprompted) is not a
 wire format -- the profile forbids it (W1) -- but ``eson stats`` shows it as
 the baseline it is.
+
+Each format is one :class:`WireFormat` in :data:`WIRE_FORMATS` (looked up by
+any of its names with :func:`wire_format`): its token, its short name, what
+people call it, how a value is written in it and how a text in it is read
+into a model.  The agent layer, the adapters and ``eson eval`` look a format
+up there instead of branching on its name.  The formats an adapter sends a
+value in are those four or ``"auto"`` (:data:`SendFormat`,
+:func:`send_format`, :func:`send`).
 """
 
 from __future__ import annotations
 
 import builtins
 import json
-from typing import Any, Literal
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from eson.errors import EncodeError
+from eson.errors import EncodeError, ESONError
 from eson.schema.compile import binding_for, is_model_class
+
+if TYPE_CHECKING:
+    from eson.agent.choice import Measure
 
 __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
+    "WIRE_FORMATS",
     "Format",
+    "SendFormat",
+    "WireFormat",
     "compact_json",
     "normalize_format",
     "plain_value",
     "pretty_json",
     "render",
+    "send",
+    "send_format",
+    "wire_format",
 ]
+
+T = TypeVar("T")
 
 Format = Literal["eson/1", "toon", "columnar", "json"]
 
@@ -106,6 +127,134 @@ def pretty_json(value: Any) -> str:
     return json.dumps(plain, ensure_ascii=False, indent=2, allow_nan=False)
 
 
+def _write_eson(value: Any, number: bool | None) -> str:
+    from eson.api import encode
+
+    if not isinstance(value, dict) and _model_class(value) is None:
+        raise EncodeError("ESON documents are objects: the value is not a mapping")
+    return encode(value, number=number)
+
+
+def _write_toon(value: Any, number: bool | None) -> str:
+    from eson import toon
+
+    return toon.encode(value)
+
+
+def _write_columnar(value: Any, number: bool | None) -> str:
+    from eson import columnar
+
+    return columnar.encode(value)
+
+
+def _write_json(value: Any, number: bool | None) -> str:
+    return compact_json(value)
+
+
+def _read_eson(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
+    from eson.api import decode
+
+    return decode(text, type=type, validation_strict=strict, context=context)
+
+
+def _read_toon(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
+    from eson import toon
+
+    return toon.decode(text, type=type, validation_strict=strict, context=context)
+
+
+def _read_columnar(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
+    from eson.api import validate
+    from eson.wire.columnar import decode_columnar
+
+    return validate(decode_columnar(text), type, strict=strict, context=context)
+
+
+def _read_json(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
+    from eson.api import validate
+    from eson.wire.columnar import load_json_text
+
+    return validate(load_json_text(text), type, strict=strict, context=context)
+
+
+@dataclass(frozen=True, eq=False)
+class WireFormat:
+    """One wire format: its names, and how a value is written in it and read back.
+
+    Attributes:
+        token: The capability token (``"eson/1"``, ``"toon"``, ``"columnar"``,
+            ``"json"``), the format's name in negotiation and in
+            :func:`eson.choose`.
+        name: The short name (``"eson"`` for ESON, the token otherwise): the
+            name of the reply readers, the prompts and ``eson eval``.
+        title: What people call it (``"ESON"``, ``"compact JSON"``).
+    """
+
+    token: Format
+    name: str
+    title: str
+    _write: Callable[[Any, bool | None], str]
+    _read: Callable[[str, builtins.type[Any], bool | None, Any], Any]
+
+    def write(self, value: Any, *, number: bool | None = None) -> str:
+        """``value`` (plain data or a model instance) written in this format.
+
+        Args:
+            value: The payload.
+            number: ESON only: number record arrays (``None``: the model's
+                own option, or no numbering for plain data).
+
+        Raises:
+            eson.ESONError: (``EncodeError``, ``TOONError``) when the format
+                cannot hold the value (ESON, for one, needs an object root
+                with ESON names).
+        """
+        return self._write(value, number)
+
+    def read(
+        self,
+        text: str,
+        type: builtins.type[T],
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> T:
+        """A whole text in this format (not a model's reply) read into a validated ``type``.
+
+        Raises:
+            eson.DecodeError: (``TOONError`` for TOON) for malformed text.
+            eson.ValidationError: for values the model rejects.
+        """
+        value: T = self._read(text, type, validation_strict, context)
+        return value
+
+    def __repr__(self) -> str:
+        return f"<wire format {self.token!r}>"
+
+
+#: Every wire format by capability token, densest-first (the order of :data:`FORMATS`).
+WIRE_FORMATS: dict[Format, WireFormat] = {
+    "eson/1": WireFormat("eson/1", "eson", "ESON", _write_eson, _read_eson),
+    "toon": WireFormat("toon", "toon", "TOON", _write_toon, _read_toon),
+    "columnar": WireFormat(
+        "columnar", "columnar", "columnar JSON", _write_columnar, _read_columnar
+    ),
+    "json": WireFormat("json", "json", "compact JSON", _write_json, _read_json),
+}
+
+
+def wire_format(name: str) -> WireFormat:
+    """The wire format a token or short name names (``"eson"`` and ``"eson/1"`` are ESON).
+
+    Raises:
+        ValueError: for a name that is no wire format.
+    """
+    token = normalize_format(name) if isinstance(name, str) else None
+    if token is None:
+        raise ValueError(f"unknown format {name!r}: choose one of {', '.join(FORMATS)}")
+    return WIRE_FORMATS[token]
+
+
 def render(value: Any, format: Format, *, number: bool | None = None) -> str:
     """Write ``value`` (plain data or a model instance) in one format.
 
@@ -121,20 +270,60 @@ def render(value: Any, format: Format, *, number: bool | None = None) -> str:
             ESON names).
         ValueError: for an unknown format.
     """
-    if format == "eson/1":
-        from eson.api import encode
+    found = WIRE_FORMATS.get(format)
+    if found is None:
+        raise ValueError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
+    return found.write(value, number=number)
 
-        if not isinstance(value, dict) and _model_class(value) is None:
-            raise EncodeError("ESON documents are objects: the value is not a mapping")
-        return encode(value, number=number)
-    if format == "toon":
-        from eson import toon
 
-        return toon.encode(value)
-    if format == "columnar":
-        from eson import columnar
+#: The format an adapter sends a value in: a wire format (by token or short
+#: name) or ``"auto"``, the densest the receiver accepts (:func:`eson.choose`).
+SendFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
 
-        return columnar.encode(value)
-    if format == "json":
-        return compact_json(value)
-    raise ValueError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
+
+def send_format(format: str) -> Literal["auto"] | Format:
+    """``format`` checked as a :data:`SendFormat`: ``"auto"`` or a capability token.
+
+    Raises:
+        ValueError: for anything else.
+    """
+    if format == "auto":
+        return "auto"
+    known = normalize_format(format) if isinstance(format, str) else None
+    if known is None:
+        raise ValueError(
+            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
+        )
+    return known
+
+
+def send(
+    value: Any,
+    format: str,
+    *,
+    accept: str | Iterable[str] | None = None,
+    by: Measure = "tokens",
+    number: bool | None = None,
+) -> str:
+    """The text an adapter sends for ``value``: in ``format``, or compact JSON.
+
+    ``"auto"`` picks the densest format of ``accept`` (default: all four) by
+    ``by`` (:func:`eson.choose`); a fixed format that cannot hold the value
+    (ESON needs an object) falls back to compact JSON.
+
+    Raises:
+        ValueError: for a ``format`` that is no :data:`SendFormat`.
+        eson.EncodeError: for a value not even JSON can hold.
+    """
+    known = send_format(format)
+    if known == "auto":
+        from eson.agent.choice import DEFAULT_ACCEPT, choose
+
+        chosen = DEFAULT_ACCEPT if accept is None else accept
+        return choose(value, accept=chosen, by=by, number=number).text
+    try:
+        return render(value, known, number=number)
+    except ESONError:
+        if known == "json":
+            raise
+        return render(value, "json")

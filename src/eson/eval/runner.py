@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -157,22 +156,16 @@ def _reader_prompt(format: str, cls: type) -> str:
 
 def render(instance: Any, format: str) -> str:
     """``instance`` written in one of :data:`COMPREHENSION_FORMATS`."""
-    from eson import columnar, toon
-    from eson.agent.formats import plain_value
-    from eson.api import encode
+    from eson.agent.formats import WIRE_FORMATS, normalize_format, pretty_json
 
-    if format == "eson":
-        return encode(instance)
-    if format == "toon":
-        return toon.encode(instance)
-    if format == "columnar":
-        return columnar.encode(instance)
-    plain = plain_value(instance)
     if format == "pretty":
-        return json.dumps(plain, ensure_ascii=False, indent=2)
-    if format == "json":
-        return json.dumps(plain, ensure_ascii=False, separators=(",", ":"))
-    raise ValueError(f"unknown format {format!r}: choose from {', '.join(COMPREHENSION_FORMATS)}")
+        return pretty_json(instance)
+    token = normalize_format(format) if format in COMPREHENSION_FORMATS else None
+    if token is None:
+        raise ValueError(
+            f"unknown format {format!r}: choose from {', '.join(COMPREHENSION_FORMATS)}"
+        )
+    return WIRE_FORMATS[token].write(instance)
 
 
 def _writer_prompt(format: str, cls: type) -> str:

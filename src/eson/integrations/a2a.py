@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from eson.integrations import require
 
@@ -45,7 +45,7 @@ from a2a.server.agent_execution import RequestContext  # noqa: E402
 from a2a.types import AgentExtension, Artifact, Message, Part, Role, Task  # noqa: E402
 
 from eson.agent.choice import Measure, choose  # noqa: E402
-from eson.agent.formats import Format, normalize_format, render  # noqa: E402
+from eson.agent.formats import Format, SendFormat, render, send_format  # noqa: E402
 from eson.agent.media import MEDIA_TYPES, format_of  # noqa: E402
 from eson.agent.negotiation import accepted_formats  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
@@ -78,7 +78,7 @@ WIRE_EXTENSION = "urn:typed-eson:wire:1"
 DEFAULT_ACCEPT: tuple[Format, ...] = ("eson/1", "toon", "json")
 
 #: ``"auto"`` (the densest the client accepts, by :func:`eson.choose`) or one format.
-PartFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
+PartFormat = SendFormat
 
 #: The ``metadata`` keys (of a part, artifact, message or task) that may hold
 #: the stop reason of the model that wrote the payload.
@@ -128,17 +128,6 @@ def accepted_by_client(context: RequestContext) -> tuple[Format, ...]:
     return tuple(found)
 
 
-def _check_format(format: str) -> Literal["auto"] | Format:
-    if format == "auto":
-        return "auto"
-    known = normalize_format(format) if isinstance(format, str) else None
-    if known is None:
-        raise ValueError(
-            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
-        )
-    return known
-
-
 def payload_part(
     value: Any,
     accept: str | Iterable[str] | None,
@@ -162,7 +151,7 @@ def payload_part(
     Raises:
         eson.EncodeError: for a value not even JSON can hold.
     """
-    chosen = _check_format(format)
+    chosen = send_format(format)
     accepted = accepted_formats(accept)
     if not accepted:
         wire: Format = "json"

@@ -48,10 +48,9 @@ from starlette.exceptions import HTTPException  # noqa: E402
 from starlette.requests import Request  # noqa: E402
 from starlette.responses import Response  # noqa: E402
 
-from eson.agent.formats import Format, render  # noqa: E402
+from eson.agent.formats import WIRE_FORMATS, Format, render  # noqa: E402
 from eson.agent.media import MEDIA_TYPES, content_type, format_of, negotiate  # noqa: E402
 from eson.agent.negotiation import accepted_formats  # noqa: E402
-from eson.api import decode, validate  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
 
 __all__ = [
@@ -146,17 +145,7 @@ def respond(
 
 
 def _read(text: str, format: Format, type: builtins.type[T], strict: Any, context: Any) -> T:
-    if format == "eson/1":
-        return decode(text, type=type, validation_strict=strict, context=context)
-    if format == "toon":
-        from eson import toon
-
-        value: T = toon.decode(text, type=type, validation_strict=strict, context=context)
-        return value
-    from eson.wire.columnar import decode_columnar, load_json_text
-
-    document = decode_columnar(text) if format == "columnar" else load_json_text(text)
-    return validate(document, type, strict=strict, context=context)
+    return WIRE_FORMATS[format].read(text, type, validation_strict=strict, context=context)
 
 
 async def read_body(

@@ -70,7 +70,7 @@ from mcp.server.mcpserver import Context  # noqa: E402
 from mcp.types import CallToolResult, ClientCapabilities, TextContent  # noqa: E402
 
 from eson.agent.choice import Measure, choose  # noqa: E402
-from eson.agent.formats import Format, normalize_format, plain_value, render  # noqa: E402
+from eson.agent.formats import Format, SendFormat, plain_value, render, send_format  # noqa: E402
 from eson.agent.negotiation import accepted_formats, detect  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.api import validate  # noqa: E402
@@ -102,7 +102,7 @@ WIRE_EXTENSION = "io.github.typed-eson/wire"
 ACCEPT_ENV = "TYPED_ESON_MCP_ACCEPT"
 
 #: ``"auto"`` (the densest accepted format, by :func:`eson.choose`) or one format.
-ResultFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
+ResultFormat = SendFormat
 
 #: Where a tool learns who calls it: its :class:`~mcp.server.mcpserver.Context`, a
 #: low-level handler's request context, the client's capabilities, or nothing.
@@ -173,17 +173,6 @@ def accepted_by_client(caller: Caller) -> tuple[Format, ...] | None:
     return None
 
 
-def _check_format(format: str) -> Literal["auto"] | Format:
-    if format == "auto":
-        return "auto"
-    known = normalize_format(format) if isinstance(format, str) else None
-    if known is None:
-        raise ValueError(
-            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
-        )
-    return known
-
-
 class ToolResults:
     """Builds a tool's :class:`~mcp.types.CallToolResult` in the negotiated format.
 
@@ -218,7 +207,7 @@ class ToolResults:
         number: bool | None = None,
     ) -> None:
         #: The server's default format (``"eson"`` normalised to ``"eson/1"``).
-        self.format: Literal["auto"] | Format = _check_format(format)
+        self.format: Literal["auto"] | Format = send_format(format)
         if assume is None and env is not None:
             assume = os.environ.get(env) or None
         #: The formats assumed for a client that advertises none (``()``: JSON only).
@@ -259,7 +248,7 @@ class ToolResults:
             eson.EncodeError: for a value not even JSON can hold (``NaN``,
                 non-string keys).
         """
-        chosen = self.format if format is None else _check_format(format)
+        chosen = self.format if format is None else send_format(format)
         accepted = accepted_formats(accept) if accept is not None else self.accepted(caller)
         text, wire, tokens = self._text(value, chosen, accepted)
         plain = plain_value(value)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from eson.integrations import require
 
@@ -55,7 +55,7 @@ from openai.types.responses import (  # noqa: E402
     ResponseTextDeltaEvent,
 )
 
-from eson.agent.formats import Format, normalize_format, render  # noqa: E402
+from eson.agent.formats import SendFormat, send  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
@@ -78,7 +78,7 @@ __all__ = [
 T = TypeVar("T")
 
 #: ``"auto"`` (the densest of ``accept`` by :func:`eson.choose`) or one format.
-ToolFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
+ToolFormat = SendFormat
 
 
 def instructions(model: builtins.type[Any], *, format: str = "eson", example: Any = True) -> str:
@@ -114,23 +114,7 @@ def tool_output(
     Raises:
         eson.EncodeError: for a value not even JSON can hold.
     """
-    if format == "auto":
-        from eson.agent.choice import DEFAULT_ACCEPT, choose
-
-        return choose(
-            value, accept=DEFAULT_ACCEPT if accept is None else accept, number=number
-        ).text
-    known: Format | None = normalize_format(format) if isinstance(format, str) else None
-    if known is None:
-        raise ValueError(
-            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
-        )
-    try:
-        return render(value, known, number=number)
-    except ESONError:
-        if known == "json":
-            raise
-        return render(value, "json")
+    return send(value, format, accept=accept, number=number)
 
 
 def stop_reason(response: ModelResponse | None) -> str | None:

@@ -39,7 +39,7 @@ import builtins
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from eson.integrations import require
 
@@ -48,7 +48,7 @@ require("pydantic_ai", "pydantic-ai")
 from pydantic_ai import ModelRetry, RunContext, TextOutput, ToolReturn  # noqa: E402
 from pydantic_ai.messages import ModelResponse  # noqa: E402
 
-from eson.agent.formats import Format, normalize_format, render  # noqa: E402
+from eson.agent.formats import SendFormat, send  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
@@ -184,7 +184,7 @@ def text_output(
     return TextOutput(read_reply)
 
 
-ToolFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
+ToolFormat = SendFormat
 
 
 def tool_return(
@@ -214,20 +214,5 @@ def tool_return(
     Raises:
         eson.EncodeError: for a value not even JSON can hold.
     """
-    if format == "auto":
-        from eson.agent.choice import DEFAULT_ACCEPT, choose
-
-        picked = choose(value, accept=DEFAULT_ACCEPT if accept is None else accept, number=number)
-        return ToolReturn(return_value=picked.text, metadata=value)
-    known: Format | None = normalize_format(format) if isinstance(format, str) else None
-    if known is None:
-        raise ValueError(
-            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
-        )
-    try:
-        text = render(value, known, number=number)
-    except ESONError:
-        if known == "json":
-            raise
-        text = render(value, "json")
+    text = send(value, format, accept=accept, number=number)
     return ToolReturn(return_value=text, metadata=value)
