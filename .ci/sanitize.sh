@@ -35,6 +35,6 @@ export TYPED_ESON_FUZZ_EXAMPLES="${TYPED_ESON_FUZZ_EXAMPLES:-600}"
 # models, accelerated against pure, each batch in a child process that inherits
 # this instrumented build) and the hostile-input regressions run here too.
 export TYPED_ESON_ACCEL_FUZZ_CASES="${TYPED_ESON_ACCEL_FUZZ_CASES:-1000}"
-"$python" -m pytest -q -n auto -p no:cacheprovider \
+"$python" -m pytest -q -p no:cacheprovider \
   tests/test_speedups_differential.py tests/test_speedups_hostile.py tests/test_speedups_fuzz.py \
   tests/test_eson_conformance.py tests/test_fuzz.py
