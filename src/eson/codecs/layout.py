@@ -472,31 +472,18 @@ def _record_columns(record: RecordSchema, numbered: bool) -> tuple[ValueLayout, 
 def _eson_entry(item: FieldSchema, schema: DocumentSchema, value: ValueLayout) -> EntryLayout:
     kind = item.entry or EntryKind.DYNAMIC
     record = item.record
-    if kind is EntryKind.RECORD_ARRAY and record is not None:
-        numbered = schema.number
+    if kind in (EntryKind.RECORD_ARRAY, EntryKind.RECORD) and record is not None:
+        array = kind is EntryKind.RECORD_ARRAY
+        numbered = array and schema.number
         columns = _record_columns(record, numbered)
         fields = ",".join(column.name for column in columns)
         return EntryLayout(
             item.wire,
             kind,
-            f"{item.wire}[N]{{{fields}}}",
+            f"{item.wire}{'[N]' if array else ''}{{{fields}}}",
             value,
             columns,
             numbered,
-            record.cls.__name__,
-            class_doc(record.cls),
-            exact=record.uniform,
-        )
-    if kind is EntryKind.RECORD and record is not None:
-        columns = _record_columns(record, False)
-        fields = ",".join(column.name for column in columns)
-        return EntryLayout(
-            item.wire,
-            kind,
-            f"{item.wire}{{{fields}}}",
-            value,
-            columns,
-            False,
             record.cls.__name__,
             class_doc(record.cls),
             exact=record.uniform,
