@@ -24,8 +24,8 @@ from typing import Any
 from eson.accelerator import ACCESS_DICT, native
 from eson.errors import EncodeError, echo
 from eson.wire.eson_cells import encode_cell, encode_column
+from eson.wire.eson_lexicon import HEADER
 from eson.wire.eson_names import NAME_RE
-from eson.wire.eson_reader import HEADER
 
 __all__ = ["encode_document", "write_entry", "write_record_array"]
 
