@@ -141,7 +141,8 @@ def find_unquoted(text: str, char: str, start: int = 0) -> int:
                 return -1
 
 
-# One cell: runs of ordinary characters and quoted strings, up to a delimiter.
+# One cell: runs of ordinary characters and quoted strings, up to a delimiter
+# (the trailing ``?`` makes the closing quote optional: an unterminated quote).
 _CELL = {d: re.compile(rf'(?:[^"{re.escape(d)}]+|{QUOTED_SOURCE}?)*', re.S) for d in DELIMITERS}
 
 
