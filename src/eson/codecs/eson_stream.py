@@ -44,6 +44,7 @@ from eson.wire.eson_lexicon import (
     DIGITS_SOURCE,
     LITERAL_SOURCE,
     LITERAL_WORDS,
+    LITERALS,
     NOT_BARE_FIRST,
     NOT_BARE_FIRST_CLASS,
     SHORT_INT_DIGITS,
@@ -328,7 +329,7 @@ _INT_FAST = (
 _BARE_FAST = ("if {c} and {c}[0] not in NB and {c} not in LIT:", "    {v} = {c}")
 _DECIMAL_FAST = ("if DECIMAL({c}):", "    {v} = float({c})")
 _LITERAL_FAST = ("if {c} in LITV:", "    {v} = LITV[{c}]")
-_LITERAL_VALUES = {"null": None, "true": True, "false": False}
+_LITERAL_VALUES = LITERALS
 
 
 # Cell shapes a row's line must have for the one-regex fast path (each one group).

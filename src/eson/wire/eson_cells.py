@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from eson.accelerator import native
+from eson.accelerator import native, type_mask
 from eson.errors import DecodeError, EncodeError, echo
 from eson.wire.eson_json import NestingError, dump_json, load_json, quote
 from eson.wire.eson_lexicon import (
@@ -78,7 +78,7 @@ _int_repr = int.__repr__
 _INF = float("inf")
 _BOOL_TEXT = {"true": True, "false": False}
 _BOOL_WORDS = frozenset(_BOOL_TEXT)
-_STR_MASK = 1  # eson.accelerator.type_mask({str})
+_STR_MASK = type_mask({str})
 
 
 def is_bare(text: str) -> bool:

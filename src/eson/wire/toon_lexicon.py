@@ -9,7 +9,9 @@ names are the inside of a character class.
 
 from __future__ import annotations
 
+from eson.wire.eson_lexicon import COUNT_SOURCE as COUNT_SOURCE
 from eson.wire.eson_lexicon import DIGITS as DIGITS
+from eson.wire.eson_lexicon import DIGITS_SOURCE as DIGITS_SOURCE
 from eson.wire.eson_lexicon import EXPONENT_SOURCE as EXPONENT_SOURCE
 from eson.wire.eson_lexicon import FRACTION_SOURCE as FRACTION_SOURCE
 from eson.wire.eson_lexicon import INT_SOURCE as INT_SOURCE
@@ -43,5 +45,3 @@ NUMERIC_LIKE_SOURCE = rf"[+-]?[0-9]+(?:{FRACTION_SOURCE})?(?:{EXPONENT_SOURCE})?
 QUOTED_REST_SOURCE = QUOTED_SOURCE[1:]
 #: A key written without quotes.
 SAFE_KEY_SOURCE = r"[A-Za-z_][A-Za-z0-9_.]*"
-#: A header's count (``[3]``): no leading zero.
-COUNT_SOURCE = r"0|[1-9][0-9]*"
