@@ -373,6 +373,156 @@ def test_toon_decoders_are_linear(run: Run, build: Build, n: int) -> None:
     _assert_linear(run, build, n)
 
 
+def test_caches_keyed_by_headers_stay_bounded() -> None:
+    """A stream of documents with ever new table headers cannot grow a reader without bound."""
+    from eson.codecs import toon_decode
+    from eson.codecs.toon_typed import reader_for
+
+    model = pydantic.create_model("Doc", rows=(list[PRow], []))
+    decoder = eson.toon.Decoder(model)
+    for index in range(toon_decode._MAX_CACHED + 100):
+        fields = f"id,name,score,x{index}"
+        with contextlib.suppress(eson.ESONError):
+            decoder.decode(f"rows[1]{{{fields}}}:\n  1,a,1.5,{index}")
+    reader = reader_for(model)
+    records = reader._template.fields[0]  # type: ignore[union-attr]
+    assert isinstance(records, toon_decode._Records)
+    assert 0 < len(records.compiler.layouts) <= toon_decode._MAX_CACHED
+    assert 0 < len(records.decoders) <= toon_decode._MAX_CACHED + 4
+
+
+# -- issue 9: the readers of model output -------------------------------------------------
+# Lenient ESON decoding, parse_reply (finding the payload among prose and fences)
+# and StreamDecoder (fed in small chunks), each untyped and typed on both
+# frameworks, on the shapes a model's reply (or a hostile one) can take.
+
+FENCE = "`" * 3
+
+
+def _stream_run(model: Any, text: str, size: int = 16) -> Any:
+    decoder = eson.StreamDecoder(model)
+    for start in range(0, len(text), size):
+        decoder.feed(text[start : start + size])
+    return decoder.close()
+
+
+def _reader_decoders(reader: str, fields: tuple[str, ...]) -> dict[str, Callable[[str], None]]:
+    """The untyped and two typed runs of one reader for documents of ``fields``."""
+    models: dict[str, Any] = {
+        "plain": None,
+        "pydantic": pydantic.create_model(  # type: ignore[call-overload]
+            "Doc", **{name: (FIELDS[name][0], FIELDS[name][2]) for name in fields}
+        ),
+        "msgspec": msgspec.defstruct(
+            "Doc", [(name, FIELDS[name][1], FIELDS[name][2]) for name in fields]
+        ),
+    }
+    runs: dict[str, Callable[[str], None]] = {}
+    for label, model in models.items():
+        if reader == "lenient":
+            decoder: Any = (
+                eson.Decoder(model, strict=False) if model else eson.Decoder(strict=False)
+            )
+            runs[f"lenient-{label}"] = _attempt(decoder.decode)
+        elif reader == "reply":
+            runs[f"parse_reply-{label}"] = _attempt(
+                lambda text, model=model: eson.parse_reply(text, model)
+            )
+        else:
+            runs[f"stream-{label}"] = _attempt(lambda text, model=model: _stream_run(model, text))
+    return runs
+
+
+READER_SHAPES: dict[str, tuple[str, Callable[[int], str], tuple[str, ...]]] = {
+    "many blank lines between entries": (
+        "lenient",
+        lambda n: H + "name=x\n" + "\n" * n + "tags[1]\nt\n",
+        ("name", "tags"),
+    ),
+    "many trailing spaces": ("lenient", lambda n: H + "name=x" + " " * n + "\n", ("name",)),
+    "many rows with spaces around cells": (
+        "lenient",
+        lambda n: H + f"rows[{n}]{{id, name, score}}\n" + "1 \t x \t 1.5  \n" * n,
+        ("rows",),
+    ),
+    "long spaced field list": (
+        "lenient",
+        lambda n: (
+            H
+            + "rows[1]{"
+            + ", ".join(f"f{i}" for i in range(n))
+            + "}\n"
+            + "\t".join(["1"] * n)
+            + "\n"
+        ),
+        ("rows",),
+    ),
+    "spaces around = in many scalars": (
+        "lenient",
+        lambda n: H + "".join(f"k{i} = v{i} \n" for i in range(n)),
+        (),
+    ),
+    "long prose before a fence": (
+        "reply",
+        lambda n: "Sure, " + "here is the review " * n + f"\n\n{FENCE}eson\n{H}name=x\n{FENCE}\n",
+        ("name",),
+    ),
+    "many prose lines before the document": (
+        "reply",
+        lambda n: "".join(f"Line {i} of my thoughts.\n" for i in range(n)) + f"\n{H}name=x\n",
+        ("name",),
+    ),
+    "many fences": (
+        "reply",
+        lambda n: f"{FENCE}python\nx = 1\n{FENCE}\n" * n + f"{FENCE}eson\n{H}name=x\n{FENCE}\n",
+        ("name",),
+    ),
+    "an unterminated fence": (
+        "reply",
+        lambda n: f"Here:\n{FENCE}eson\n{H}rows[{n}]{{id,name,score}}\n" + "1\tx\t1.5\n" * n,
+        ("rows",),
+    ),
+    "many fence openings": ("reply", lambda n: f"{FENCE}eson\n" * n + f"{H}name=x\n", ("name",)),
+    "many rows in small chunks": (
+        "stream",
+        lambda n: (
+            H
+            + f"rows[{n}]{{id,name,score}}\n"
+            + "".join(f"{i}\tname {i}\t{i}.5\n" for i in range(n))
+        ),
+        ("rows",),
+    ),
+    "a long line in small chunks": (
+        "stream",
+        lambda n: H + "name=" + "ab cd " * n + "x\n",
+        ("name",),
+    ),
+    "many blank lines in small chunks": (
+        "stream",
+        lambda n: H + "name=x\n" + "\n" * n + "tags[1]\nt\n",
+        ("name", "tags"),
+    ),
+    "long prose before a streamed document": (
+        "stream",
+        lambda n: "".join(f"Line {i} of my thoughts.\n" for i in range(n)) + f"\n{H}name=x\n",
+        ("name",),
+    ),
+}
+
+
+def _reader_cases() -> list[Any]:
+    cases = []
+    for shape, (reader, build, fields) in READER_SHAPES.items():
+        for decoder, run in _reader_decoders(reader, fields).items():
+            cases.append(pytest.param(run, build, DEFAULT_SIZE, id=f"{shape}-{decoder}"))
+    return cases
+
+
+@pytest.mark.parametrize(("run", "build", "n"), _reader_cases())
+def test_the_readers_of_model_output_are_linear(run: Run, build: Build, n: int) -> None:
+    _assert_linear(run, build, n)
+
+
 # -- the counter itself: it fails quadratic work and passes linear work ----------------
 
 
