@@ -1,14 +1,23 @@
 """Every decoder stays linear in its input: hostile shapes, compared at two sizes.
 
-No absolute time is asserted.  Each shape is built at size ``n`` and ``8 n``
-and decoded (or rejected) by each of the six decoders -- ESON and TOON,
-untyped and typed on Pydantic and on msgspec -- taking the best of a few
-runs; the larger input must take less than 32 times as long (linear work
-gives about 8, quadratic about 64), or, for a shape whose text grows faster
-than 8x, 32/8 of its character ratio; and when the machine is so busy
-that a plain linear pass over the same texts (splitting them into lines and
-cells) also slows down per character, 32/8 of that pass's ratio.  A measurement that fails is repeated
-before the test fails, so a busy machine does not make it flaky.
+Nothing is timed.  Each shape is built at size ``n`` and ``4 n`` and decoded
+(or rejected) by each of the six decoders -- ESON and TOON, untyped and typed
+on Pydantic and on msgspec -- while a counter adds up the work the
+interpreter does: every Python line executed and every call (Python and
+built-in), through ``sys.settrace`` and ``sys.setprofile`` (both on Python
+3.10+); ``tracemalloc`` records the peak memory of the same run.  The counts
+are deterministic, so the test cannot flake under load.  Linear work grows
+about 4x; the larger input may take at most LIMIT (6) times the work and the
+peak memory MEMORY_LIMIT (10) times (tables grow in steps) -- quadratic work
+grows 16x.  For a shape whose text grows more than 4x (deep indentation),
+both limits are scaled by its character ratio over 4.
+``test_the_counter_catches_quadratic_work`` proves the check fails for
+deliberately quadratic helpers.
+
+What a count cannot see: work inside one call of C code (a regular
+expression that backtracks, the accelerator's row loops, ``str.count`` over
+a long text) counts as one call whatever its cost.  Quadratic behaviour in
+those is left to the C code's own reviews and to the regexes' shapes.
 
 The shapes are the ones that made a decoder quadratic once (typed TOON list
 items whose template backtracked over a long line; the ESON duplicate-field
@@ -22,8 +31,10 @@ disagree with their rows ...
 
 import contextlib
 import gc
-import time
+import sys
+import tracemalloc
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any
 
 import msgspec
@@ -33,10 +44,11 @@ import pytest
 import eson
 import eson.toon
 
-FACTOR = 8
-LIMIT = 32  # linear work gives ~FACTOR (caches and load add up to ~3x), quadratic ~FACTOR**2
-REPEATS = 3
-ATTEMPTS = 4
+FACTOR = 4
+LIMIT = 6  # linear work gives at most ~FACTOR (fixed costs make it less), quadratic ~FACTOR**2
+# Memory grows in steps (a dict doubles its table), so 4x the entries can take up
+# to 8x the bytes when n sits just below a step and 4n just above one.
+MEMORY_LIMIT = 10
 
 
 # -- the models the typed decoders read into ------------------------------------------
@@ -140,9 +152,11 @@ ESON_SHAPES: dict[str, Shape] = {
     "unterminated quoted scalar": (lambda n: H + 'name="' + "\\\\" * n + "\n", ("name",)),
     "many scalar entries": (lambda n: H + "".join(f"k{i}=v{i}\n" for i in range(n)), ()),
     "many rows": (
-        lambda n: H
-        + f"rows[{n}]{{id,name,score}}\n"
-        + "".join(f"{i}\tname {i}\t{i}.5\n" for i in range(n)),
+        lambda n: (
+            H
+            + f"rows[{n}]{{id,name,score}}\n"
+            + "".join(f"{i}\tname {i}\t{i}.5\n" for i in range(n))
+        ),
         ("rows",),
     ),
     "many one-column rows, a swallowed entry": (
@@ -196,8 +210,9 @@ TOON_SHAPES: dict[str, Shape] = {
         ("items",),
     ),
     "many tabular rows": (
-        lambda n: f"rows[{n}]{{id,name,score}}:\n"
-        + "".join(f"  {i},name {i},{i}.5\n" for i in range(n)),
+        lambda n: (
+            f"rows[{n}]{{id,name,score}}:\n" + "".join(f"  {i},name {i},{i}.5\n" for i in range(n))
+        ),
         ("rows",),
     ),
     "tabular rows, count wrong": (
@@ -258,32 +273,24 @@ TOON_SHAPES: dict[str, Shape] = {
     "duplicate keys": (lambda n: "name: x\n" * n, ("name",)),
 }
 
-#: Units of the shapes whose size is fixed, not doubled: those bounded by a
-#: nesting limit (500 levels of JSON in a cell, 256 of TOON), whose large input
-#: stays within it, and one that starts past the caches.  The others start at
+#: Units of the shapes whose size is fixed by a nesting limit (500 levels of JSON
+#: in a cell, 256 of TOON): their large input stays within it.  Others start at
 #: DEFAULT_SIZE.
-SIZES = {
-    "deep JSON cell": 60,
-    "deep objects": 30,
-    # Each row holds a 50-deep JSON cell: many small lists, so the cost per
-    # character steps up once the text outgrows the caches (59 ns at 32 KB,
-    # 93 at 258 KB, then flat to 517 KB and beyond).  Start past that step.
-    "many deep JSON cells": 64_000,
-}
+SIZES = {"deep JSON cell": 60, "deep objects": 30}
+#: Shapes whose unit is larger than one line start larger (many deep JSON cells:
+#: one cell per 50 units).
+LARGER = {"many deep JSON cells": 5000}
 DEFAULT_SIZE = 1000
-#: Least CPU time of the small input (seconds); smaller inputs are doubled until it is.
-MIN_TIME = 0.001
-#: Most characters of the large input when a small one is doubled.
-MAX_CHARS = 400_000
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _frozen_heap() -> Iterator[None]:
     """Move what the worker holds before these tests out of the collector's sight.
 
-    ``_best`` collects before each measurement; under pytest-xdist a worker may
-    come here holding hundreds of MB from earlier tests, and walking that heap on
-    every collection made this module take minutes.  Frozen objects are skipped.
+    ``_work`` collects before each count; under pytest-xdist a worker may come
+    here holding hundreds of MB from earlier tests, and walking that heap on
+    every collection would make this module take minutes.  Frozen objects are
+    skipped.
     """
     gc.collect()
     gc.freeze()
@@ -291,86 +298,71 @@ def _frozen_heap() -> Iterator[None]:
     gc.unfreeze()
 
 
-def _best(run: Callable[[str], None], text: str, enough: float = float("inf")) -> float:
-    """Best-of CPU time (other processes' load does not count; no collector pauses).
+class _Counter:
+    """Counts trace events (Python calls, lines, returns) and built-in calls."""
 
-    Stops repeating once a run takes ``enough``: the verdict is clear then.
-    """
-    best = float("inf")
+    def __init__(self) -> None:
+        self.events = 0
+
+    def trace(self, frame: FrameType, event: str, arg: Any) -> Any:
+        self.events += 1
+        return self.trace
+
+    def profile(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event == "c_call":
+            self.events += 1
+
+
+def _work(run: Callable[[str], None], text: str) -> tuple[int, int]:
+    """The interpreter events of ``run(text)`` and its peak traced memory in bytes."""
+    counter = _Counter()
+    old_trace, old_profile = sys.gettrace(), sys.getprofile()
     gc.collect()
-    gc.disable()
+    gc.disable()  # no collector (and no finalizers) inside the count
+    tracemalloc.start()
     try:
-        for _ in range(REPEATS):
-            start = time.process_time()
+        sys.setprofile(counter.profile)
+        sys.settrace(counter.trace)
+        try:
             run(text)
-            elapsed = time.process_time() - start
-            best = min(best, elapsed)
-            if elapsed >= enough:
-                break
+        finally:
+            sys.settrace(old_trace)
+            sys.setprofile(old_profile)
+        _, peak = tracemalloc.get_traced_memory()
     finally:
+        tracemalloc.stop()
         gc.enable()
-    return best
+    return counter.events, peak
 
 
-def _assert_linear(
-    run: Callable[[str], None], build: Callable[[int], str], n: int, fixed: bool = False
-) -> None:
-    run(build(n))  # warm up: compile the typed reader, fill caches
-    small = build(n)
-    small_time = _best(run, small)
-    # Too quick to compare well: double, but keep the large input below MAX_CHARS
-    # (past that, cache misses add a one-time step that is no growth rate).
-    while (
-        small_time < MIN_TIME
-        and not fixed
-        and n < 64 * DEFAULT_SIZE
-        and len(build(2 * n)) * FACTOR <= MAX_CHARS
-    ):
-        n *= 2
-        small = build(n)
-        small_time = _best(run, small)
-    large = build(n * FACTOR)
+def _assert_linear(run: Callable[[str], None], build: Callable[[int], str], n: int) -> None:
+    small, large = build(n), build(n * FACTOR)
+    run(small)  # warm up: compile the typed reader, fill caches
+    small_work, small_peak = _work(run, small)
+    large_work, large_peak = _work(run, large)
     # Linear means linear in characters.  A shape whose text grows faster than its
-    # unit (deep objects: each level is indented further, so 8x the levels is
-    # ~55x the characters) gets a limit scaled by that growth.
-    limit = LIMIT * max(1.0, len(large) / len(small) / FACTOR)
-    ratios = []
-    for attempt in range(ATTEMPTS):
-        ratio = _best(run, large, limit * small_time) / small_time
-        if ratio < limit:
-            return
-        ratios.append(round(ratio, 1))
-        if attempt == 0:
-            # Slower than the characters alone allow.  A busy machine (another
-            # test process sharing the caches) makes every pass over a large text
-            # slower per character, algorithm or not: scale the limit by how much
-            # a plain linear pass -- splitting the same texts into lines and
-            # cells, which allocates about as much -- slowed down at this moment.
-            reference = _best(_split_cells, large) / _best(_split_cells, small)
-            limit = max(limit, LIMIT * reference / FACTOR)
-        if ratio > 2 * limit:
-            break  # far beyond noise: no need to measure again
-        small_time = min(small_time, _best(run, small))
-    pytest.fail(
-        f"{len(large) / len(small):.1f}x the characters took {ratios}x the time "
-        f"(limit {limit:.0f}x): not linear ({len(small)} and {len(large)} characters)"
-    )
-
-
-def _split_cells(text: str) -> None:
-    """A linear pass that allocates like a decoder: every line's cells, all kept
-    until the end (a decoder's result is alive until it returns, so its objects
-    compete for the caches together)."""
-    cells = [line.split("\t") for line in text.split("\n")]
-    del cells
+    # unit (deep objects: each level is indented further, so 4x the levels is
+    # ~16x the characters) gets a limit scaled by that growth.
+    growth = max(1.0, len(large) / len(small) / FACTOR)
+    limit, memory_limit = LIMIT * growth, MEMORY_LIMIT * growth
+    work_ratio = large_work / max(small_work, 1)
+    peak_ratio = large_peak / max(small_peak, 1)
+    if work_ratio > limit or peak_ratio > memory_limit:
+        pytest.fail(
+            f"{len(large) / len(small):.1f}x the characters took {work_ratio:.1f}x the work "
+            f"({small_work} -> {large_work} events) and {peak_ratio:.1f}x the peak memory "
+            f"({small_peak} -> {large_peak} bytes), limits {limit:.0f}x and {memory_limit:.0f}x: "
+            "not linear "
+            f"({len(small)} and {len(large)} characters)"
+        )
 
 
 def _cases(shapes: dict[str, Shape], module: Any) -> list[Any]:
     cases = []
     for shape, (build, fields) in shapes.items():
         for decoder, run in _decoders(module, fields).items():
-            size = SIZES.get(shape, DEFAULT_SIZE)
-            cases.append(pytest.param(run, build, size, shape in SIZES, id=f"{shape}-{decoder}"))
+            size = SIZES.get(shape, LARGER.get(shape, DEFAULT_SIZE))
+            cases.append(pytest.param(run, build, size, id=f"{shape}-{decoder}"))
     return cases
 
 
@@ -378,25 +370,14 @@ Run = Callable[[str], None]
 Build = Callable[[int], str]
 
 
-@pytest.mark.parametrize(("run", "build", "n", "fixed"), _cases(ESON_SHAPES, eson))
-def test_eson_decoders_are_linear(run: Run, build: Build, n: int, fixed: bool) -> None:
-    _assert_linear(run, build, n, fixed)
+@pytest.mark.parametrize(("run", "build", "n"), _cases(ESON_SHAPES, eson))
+def test_eson_decoders_are_linear(run: Run, build: Build, n: int) -> None:
+    _assert_linear(run, build, n)
 
 
-@pytest.mark.parametrize(("run", "build", "n", "fixed"), _cases(TOON_SHAPES, eson.toon))
-def test_toon_decoders_are_linear(run: Run, build: Build, n: int, fixed: bool) -> None:
-    _assert_linear(run, build, n, fixed)
-
-
-def test_the_harness_catches_quadratic_work() -> None:
-    """The comparison fails for work that grows with the square of the input."""
-
-    def quadratic(text: str) -> None:
-        for _ in range(len(text) // 200):
-            text.count("x")
-
-    with pytest.raises(pytest.fail.Exception, match="not linear"):
-        _assert_linear(quadratic, lambda n: "x" * n, 20000)
+@pytest.mark.parametrize(("run", "build", "n"), _cases(TOON_SHAPES, eson.toon))
+def test_toon_decoders_are_linear(run: Run, build: Build, n: int) -> None:
+    _assert_linear(run, build, n)
 
 
 def test_caches_keyed_by_headers_stay_bounded() -> None:
@@ -446,7 +427,9 @@ def _reader_decoders(reader: str, fields: tuple[str, ...]) -> dict[str, Callable
     runs: dict[str, Callable[[str], None]] = {}
     for label, model in models.items():
         if reader == "lenient":
-            decoder: Any = eson.Decoder(model, strict=False) if model else eson.Decoder(strict=False)
+            decoder: Any = (
+                eson.Decoder(model, strict=False) if model else eson.Decoder(strict=False)
+            )
             runs[f"lenient-{label}"] = _attempt(decoder.decode)
         elif reader == "reply":
             runs[f"parse_reply-{label}"] = _attempt(
@@ -471,7 +454,14 @@ READER_SHAPES: dict[str, tuple[str, Callable[[int], str], tuple[str, ...]]] = {
     ),
     "long spaced field list": (
         "lenient",
-        lambda n: H + "rows[1]{" + ", ".join(f"f{i}" for i in range(n)) + "}\n" + "\t".join(["1"] * n) + "\n",
+        lambda n: (
+            H
+            + "rows[1]{"
+            + ", ".join(f"f{i}" for i in range(n))
+            + "}\n"
+            + "\t".join(["1"] * n)
+            + "\n"
+        ),
         ("rows",),
     ),
     "spaces around = in many scalars": (
@@ -502,10 +492,18 @@ READER_SHAPES: dict[str, tuple[str, Callable[[int], str], tuple[str, ...]]] = {
     "many fence openings": ("reply", lambda n: f"{FENCE}eson\n" * n + f"{H}name=x\n", ("name",)),
     "many rows in small chunks": (
         "stream",
-        lambda n: H + f"rows[{n}]{{id,name,score}}\n" + "".join(f"{i}\tname {i}\t{i}.5\n" for i in range(n)),
+        lambda n: (
+            H
+            + f"rows[{n}]{{id,name,score}}\n"
+            + "".join(f"{i}\tname {i}\t{i}.5\n" for i in range(n))
+        ),
         ("rows",),
     ),
-    "a long line in small chunks": ("stream", lambda n: H + "name=" + "ab cd " * n + "x\n", ("name",)),
+    "a long line in small chunks": (
+        "stream",
+        lambda n: H + "name=" + "ab cd " * n + "x\n",
+        ("name",),
+    ),
     "many blank lines in small chunks": (
         "stream",
         lambda n: H + "name=x\n" + "\n" * n + "tags[1]\nt\n",
@@ -530,3 +528,62 @@ def _reader_cases() -> list[Any]:
 @pytest.mark.parametrize(("run", "build", "n"), _reader_cases())
 def test_the_readers_of_model_output_are_linear(run: Run, build: Build, n: int) -> None:
     _assert_linear(run, build, n)
+
+
+# -- the counter itself: it fails quadratic work and passes linear work ----------------
+
+
+def _quadratic_loops(text: str) -> None:
+    """Compares every line with every earlier one: quadratic Python lines, no calls."""
+    lines = text.split("\n")
+    repeats = 0
+    for i, line in enumerate(lines):
+        for earlier in lines[:i]:
+            if earlier == line:
+                repeats += 1
+
+
+def _quadratic_calls(text: str) -> None:
+    """A call per pair of lines."""
+    lines = text.split("\n")
+    for i in range(len(lines)):
+        for j in range(i):
+            max(i, j)
+
+
+def _quadratic_memory(text: str) -> None:
+    """Keeps every prefix of the text: linear events, quadratic memory."""
+    prefixes = [text[:i] for i in range(0, len(text), 64)]
+    del prefixes
+
+
+def _linear_loops(text: str) -> None:
+    """The same per-line work as ``_quadratic_loops`` without the inner loop."""
+    seen = set()
+    for line in text.split("\n"):
+        if line in seen:
+            continue
+        seen.add(line)
+
+
+def _lines(n: int) -> str:
+    return "".join(f"line {i}\n" for i in range(n))
+
+
+@pytest.mark.parametrize("quadratic", [_quadratic_loops, _quadratic_calls, _quadratic_memory])
+def test_the_counter_catches_quadratic_work(quadratic: Run) -> None:
+    with pytest.raises(pytest.fail.Exception, match="not linear"):
+        _assert_linear(quadratic, _lines, 300)
+
+
+def test_the_counter_passes_linear_work() -> None:
+    _assert_linear(_linear_loops, _lines, 300)
+
+
+def test_the_counts_are_deterministic() -> None:
+    """The same decode counted twice gives the same events (what makes the test unflaky)."""
+    build, fields = ESON_SHAPES["many rows"]
+    for run in _decoders(eson, fields).values():
+        text = build(500)
+        run(text)
+        assert _work(run, text)[0] == _work(run, text)[0]

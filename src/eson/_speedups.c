@@ -59,6 +59,11 @@
 #define V_NONE 16
 #define V_ALL 31
 
+/* Most digits of an integer read as a C long long (eson_lexicon.SHORT_INT_DIGITS). */
+#define SHORT_INT_DIGITS 18
+/* decode_rows/toon_rows flag of a column left as cell texts. */
+#define F_RAW 2
+
 static const double POW10[23] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -624,6 +629,29 @@ is_js_space(Py_UCS4 c)
            c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
 }
 
+/* Never inside a bare cell: TAB, LF, CR, U+2028, U+2029 and surrogates
+ * (eson_lexicon.UNSAFE_INSIDE_CLASS).  Latin-1 text uses LINE_BREAKS. */
+static inline int
+is_unsafe_inside(Py_UCS4 c)
+{
+    return c == '\t' || c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029 ||
+           (c >= 0xD800 && c <= 0xDFFF);
+}
+
+/* The first character of a quoted string, an array or an object (eson_lexicon.JSON_START). */
+static inline int
+is_json_start(Py_UCS4 c)
+{
+    return c == '"' || c == '[' || c == '{';
+}
+
+/* The first character of a JSON number (eson_lexicon.NUMBER_START). */
+static inline int
+is_number_start(Py_UCS4 c)
+{
+    return c == '-' || (c >= '0' && c <= '9');
+}
+
 /* Whether chars [s, e) of (kind, data) fully match the JSON number grammar;
  * *fraction is set when it holds a '.' or an exponent. */
 static int
@@ -702,7 +730,7 @@ str_is_bare(PyObject *u)
     int kind = PyUnicode_KIND(u);
     const void *data = PyUnicode_DATA(u);
     Py_UCS4 first = PyUnicode_READ(kind, data, 0);
-    if (is_js_space(first) || first == '"' || first == '[' || first == '{')
+    if (is_js_space(first) || is_json_start(first))
         return 0;
     if (is_js_space(PyUnicode_READ(kind, data, n - 1)))
         return 0;
@@ -721,15 +749,13 @@ str_is_bare(PyObject *u)
     }
     else {
         for (Py_ssize_t i = 0; i < n; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c == '\t' || c == '\n' || c == '\r' || c == 0x2028 || c == 0x2029 ||
-                (c >= 0xD800 && c <= 0xDFFF))
+            if (is_unsafe_inside(PyUnicode_READ(kind, data, i)))
                 return 0;
         }
     }
     if (n <= 5 && is_literal(kind, data, 0, n))
         return 0;
-    if (first == '-' || (first >= '0' && first <= '9')) {
+    if (is_number_start(first)) {
         int fraction;
         if (match_number(kind, data, 0, n, &fraction))
             return 0;
@@ -967,13 +993,13 @@ static inline int
 latin1_ends_bare(const Py_UCS1 *p, Py_ssize_t n)
 {
     Py_UCS4 first = p[0];
-    if (is_js_space(first) || first == '"' || first == '[' || first == '{')
+    if (is_js_space(first) || is_json_start(first))
         return 0;
     if (is_js_space(p[n - 1]))
         return 0;
     if (n <= 5 && is_literal(1, p, 0, n))
         return 0;
-    if (first == '-' || (first >= '0' && first <= '9')) {
+    if (is_number_start(first)) {
         int fraction;
         if (match_number(1, p, 0, n, &fraction))
             return 0;
@@ -1221,7 +1247,7 @@ latin1_number(const unsigned char *p, Py_ssize_t n, int *tag)
     }
     Py_ssize_t int_start = i;
     unsigned long long mant = 0;
-    while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < 18)
+    while (i < n && p[i] >= '0' && p[i] <= '9' && i - int_start < SHORT_INT_DIGITS)
         mant = mant * 10 + (unsigned long long)(p[i++] - '0');
     Py_ssize_t int_digits = i - int_start;
     if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
@@ -1263,12 +1289,12 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
         return PyUnicode_New(0, 0);
     }
     Py_UCS4 first = PyUnicode_READ(kind, data, s);
-    if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
+    if (kind == 1 && is_number_start(first)) {
         PyObject *v = latin1_number((const unsigned char *)data + s, e - s, tag);
         if (v != NULL || PyErr_Occurred())
             return v;
     }
-    if (first == '-' || (first >= '0' && first <= '9')) {
+    if (is_number_start(first)) {
         int fraction;
         if (!match_number(kind, data, s, e, &fraction)) {
             *tag = V_STR;
@@ -1277,7 +1303,7 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
         char buf[48] = "";
         Py_ssize_t n = e - s;
         if (!fraction) {
-            if (n > 18 + (first == '-'))
+            if (n > SHORT_INT_DIGITS + (first == '-'))
                 return NULL; /* beyond long long: int() and its digit limit */
             long long v = 0;
             int negative = first == '-';
@@ -2166,11 +2192,11 @@ decode_rows(PyObject *self, PyObject *args)
             values = column_texts(lines, bounds, count, stride, j);
             if (values == NULL)
                 goto done;
-            fast = 2;
+            fast = F_RAW;
         }
         PyList_SET_ITEM(columns, j - first, values);
         PyList_SET_ITEM(flags, j - first, PyLong_FromLong(fast));
-        PyList_SET_ITEM(masks, j - first, PyLong_FromLong(fast == 2 ? 0 : types));
+        PyList_SET_ITEM(masks, j - first, PyLong_FromLong(fast == F_RAW ? 0 : types));
         if (PyList_GET_ITEM(flags, j - first) == NULL || PyList_GET_ITEM(masks, j - first) == NULL)
             goto done;
     }
@@ -2209,7 +2235,7 @@ read_toon_token(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag)
     Py_UCS4 first = PyUnicode_READ(kind, data, s);
     if (first == '"')
         return NULL;
-    if (kind == 1 && (first == '-' || (first >= '0' && first <= '9'))) {
+    if (kind == 1 && is_number_start(first)) {
         PyObject *v = latin1_number((const unsigned char *)data + s, e - s, tag);
         if (v != NULL && *tag == V_FLOAT && PyFloat_AS_DOUBLE(v) == 0.0) {
             Py_DECREF(v);
@@ -2218,12 +2244,12 @@ read_toon_token(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag)
         if (v != NULL || PyErr_Occurred())
             return v;
     }
-    if (first == '-' || (first >= '0' && first <= '9')) {
+    if (is_number_start(first)) {
         int fraction;
         if (match_number(kind, data, s, e, &fraction)) {
             Py_ssize_t n = e - s;
             if (!fraction) {
-                if (n > 18 + (first == '-'))
+                if (n > SHORT_INT_DIGITS + (first == '-'))
                     return NULL;
                 long long v = 0;
                 int negative = first == '-';
@@ -2492,7 +2518,7 @@ toon_rows(PyObject *self, PyObject *args)
             }
         }
         PyList_SET_ITEM(columns, j, list);
-        PyObject *flag = PyLong_FromLong(raw ? 2 : ok);
+        PyObject *flag = PyLong_FromLong(raw ? F_RAW : ok);
         if (flag == NULL)
             goto done;
         PyList_SET_ITEM(flags, j, flag);
@@ -2930,6 +2956,41 @@ parse_float(PyObject *self, PyObject *text)
     return PyFloat_FromDouble(value);
 }
 
+/* Bits of char_classes: how the cell code classifies one code point. */
+#define C_JS_SPACE 1     /* is_js_space: not at either end of a bare cell */
+#define C_LINE_BREAK 2   /* LINE_BREAKS: not in a Latin-1 bare cell (code points < 256) */
+#define C_UNSAFE 4       /* is_unsafe_inside: not in a wider bare cell */
+#define C_JSON_START 8   /* is_json_start: a bare cell does not start with it */
+#define C_NUMBER_START 16 /* is_number_start: a cell starting with it may be a number */
+
+/* char_classes(start, stop) -> bytes: the C_* bits of each code point in
+ * [start, stop), read from the same tests the cell code uses, so a test can
+ * hold them against eson.wire.eson_lexicon. */
+static PyObject *
+char_classes(PyObject *self, PyObject *args)
+{
+    long start, stop;
+    if (!PyArg_ParseTuple(args, "ll:char_classes", &start, &stop))
+        return NULL;
+    if (start < 0 || stop > 0x110000 || stop < start) {
+        PyErr_SetString(PyExc_ValueError, "char_classes takes 0 <= start <= stop <= 0x110000");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, stop - start);
+    if (out == NULL)
+        return NULL;
+    char *bits = PyBytes_AS_STRING(out);
+    for (long cp = start; cp < stop; cp++) {
+        Py_UCS4 c = (Py_UCS4)cp;
+        bits[cp - start] = (char)((is_js_space(c) ? C_JS_SPACE : 0) |
+                                  (c < 256 && LINE_BREAKS[c] ? C_LINE_BREAK : 0) |
+                                  (is_unsafe_inside(c) ? C_UNSAFE : 0) |
+                                  (is_json_start(c) ? C_JSON_START : 0) |
+                                  (is_number_start(c) ? C_NUMBER_START : 0));
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"encode_rows", encode_rows, METH_VARARGS,
      "encode_rows(records, cls, access, keys, masks, number, toon_delimiter=None, pad='') -> str | None"},
@@ -2947,6 +3008,7 @@ static PyMethodDef methods[] = {
     {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},
     {"format_float", format_float, METH_O, "format_float(value) -> str | None"},
     {"parse_float", parse_float, METH_O, "parse_float(text) -> float | None"},
+    {"char_classes", char_classes, METH_VARARGS, "char_classes(start, stop) -> bytes"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2958,8 +3020,45 @@ static struct PyModuleDef module = {
     methods,
 };
 
+/* The numbers the Python side passes and reads (eson.accelerator takes them
+ * from here), and the C_* bits of char_classes. */
+static const struct {
+    const char *name;
+    long value;
+} CONSTANTS[] = {
+    {"ACCESS_SLOTS", ACCESS_SLOTS},
+    {"ACCESS_INSTANCE_DICT", ACCESS_INSTANCE_DICT},
+    {"ACCESS_DICT", ACCESS_DICT},
+    {"MODE_GENERIC", M_GENERIC},
+    {"MODE_INT", M_INT},
+    {"MODE_NUMBER", M_NUMBER},
+    {"MODE_STR", M_STR},
+    {"RAW", F_RAW},
+    {"TYPE_STR", V_STR},
+    {"TYPE_INT", V_INT},
+    {"TYPE_FLOAT", V_FLOAT},
+    {"TYPE_BOOL", V_BOOL},
+    {"TYPE_NONE", V_NONE},
+    {"SHORT_INT_DIGITS", SHORT_INT_DIGITS},
+    {"MAX_CHOICES", MAX_CHOICES},
+    {"CLASS_JS_SPACE", C_JS_SPACE},
+    {"CLASS_LINE_BREAK", C_LINE_BREAK},
+    {"CLASS_UNSAFE", C_UNSAFE},
+    {"CLASS_JSON_START", C_JSON_START},
+    {"CLASS_NUMBER_START", C_NUMBER_START},
+};
+
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    for (size_t i = 0; i < sizeof CONSTANTS / sizeof CONSTANTS[0]; i++) {
+        if (PyModule_AddIntConstant(m, CONSTANTS[i].name, CONSTANTS[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
+    return m;
 }

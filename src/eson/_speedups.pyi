@@ -33,3 +33,25 @@ def quote(text: str, /) -> str | None: ...
 def is_bare(text: str, /) -> bool | None: ...
 def format_float(value: float, /) -> str | None: ...
 def parse_float(text: str, /) -> float | None: ...
+def char_classes(start: int, stop: int, /) -> bytes: ...
+
+ACCESS_SLOTS: int
+ACCESS_INSTANCE_DICT: int
+ACCESS_DICT: int
+MODE_GENERIC: int
+MODE_INT: int
+MODE_NUMBER: int
+MODE_STR: int
+RAW: int
+TYPE_STR: int
+TYPE_INT: int
+TYPE_FLOAT: int
+TYPE_BOOL: int
+TYPE_NONE: int
+SHORT_INT_DIGITS: int
+MAX_CHOICES: int
+CLASS_JS_SPACE: int
+CLASS_LINE_BREAK: int
+CLASS_UNSAFE: int
+CLASS_JSON_START: int
+CLASS_NUMBER_START: int

@@ -43,6 +43,8 @@ def _load() -> ModuleType | None:
         from eson import _speedups
     except ImportError:  # not built (no compiler, a pure wheel, another interpreter)
         return None
+    if not hasattr(_speedups, "SHORT_INT_DIGITS"):  # a stale build without its constants
+        return None
     return _speedups
 
 
@@ -61,25 +63,37 @@ Results are the same either way; see the accelerator page.
 """
 
 
-# -- the constants the C functions take (the same numbers as in _speedups.c) --
+# -- the constants the C functions take, as the C module exports them ------------
+
+
+def _exported(name: str) -> int:
+    """The C module's constant ``name``; -1 without the module (then nothing reads it)."""
+    return -1 if native is None else int(getattr(native, name))
+
 
 #: ``encode_rows`` access: msgspec-style slots (member descriptors), read by offset.
-ACCESS_SLOTS = 0
+ACCESS_SLOTS = _exported("ACCESS_SLOTS")
 #: ``encode_rows`` access: attributes read from the instance ``__dict__`` (Pydantic).
-ACCESS_INSTANCE_DICT = 1
+ACCESS_INSTANCE_DICT = _exported("ACCESS_INSTANCE_DICT")
 #: ``encode_rows`` access: the records are plain ``dict`` objects.
-ACCESS_DICT = 2
+ACCESS_DICT = _exported("ACCESS_DICT")
 
 #: ``decode_rows`` modes of a column (a ``dict`` of cell text -> value is the fourth).
-MODE_GENERIC = 0
-MODE_INT = 1
-MODE_NUMBER = 2
-MODE_STR = 3
+MODE_GENERIC = _exported("MODE_GENERIC")
+MODE_INT = _exported("MODE_INT")
+MODE_NUMBER = _exported("MODE_NUMBER")
+MODE_STR = _exported("MODE_STR")
 
 #: ``decode_rows`` flag of a column the C code left as cell texts.
-RAW = 2
+RAW = _exported("RAW")
 
-_TYPE_BITS: dict[type, int] = {str: 1, int: 2, float: 4, bool: 8, type(None): 16}
+_TYPE_BITS: dict[type, int] = {
+    str: _exported("TYPE_STR"),
+    int: _exported("TYPE_INT"),
+    float: _exported("TYPE_FLOAT"),
+    bool: _exported("TYPE_BOOL"),
+    type(None): _exported("TYPE_NONE"),
+}
 
 
 def type_mask(types: frozenset[type] | set[type]) -> int:

@@ -59,6 +59,7 @@ from eson.agent.linter import LintFinding, lint
 from eson.agent.negotiation import accepted_formats
 from eson.agent.profile import carve_out_keys
 from eson.errors import EncodeError, ESONError
+from eson.wire.eson_lexicon import NUMBER_SOURCE, QUOTED_SOURCE
 from eson.wire.eson_numbers import format_float
 
 __all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "choose"]
@@ -122,7 +123,7 @@ def _lint_errors(format: Format, text: str, protect_irreversible: bool) -> list[
 
 
 # A JSON string (kept as it is) or a number (respelled).
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+_JSON_TOKEN = re.compile(f"{QUOTED_SOURCE}|{NUMBER_SOURCE}")
 _EXACT_INTEGER = 2**53
 
 

@@ -31,6 +31,7 @@ from eson.agent.stop import StopKind, stop_text
 from eson.errors import DecodeError, TruncatedError, echo
 from eson.wire.eson_reader import SplitText, read_head, scan_sections
 from eson.wire.repairs import Repair
+from eson.wire.toon_lexicon import DIGITS_SOURCE, QUOTED_SOURCE, SAFE_KEY_SOURCE
 
 __all__ = [
     "Progress",
@@ -49,7 +50,7 @@ _WHY = {
 Progress = tuple[int | None, str | None, int | None, int | None]
 
 _TOON_ARRAY = re.compile(
-    r'( *)(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)?\[#?([0-9]+)[^\]]*\](?:\{[^}]*\})?:[ \t]*'
+    rf"( *)(?:{QUOTED_SOURCE}|{SAFE_KEY_SOURCE})?\[#?({DIGITS_SOURCE})[^\]]*\](?:\{{[^}}]*\}})?:[ \t]*"
 )
 
 

@@ -43,16 +43,17 @@ from typing import Any, Literal
 
 from eson.agent.profile import carve_out_keys, undeduped_arrays
 from eson.errors import ESONError
+from eson.wire.eson_lexicon import HEADER, JS_SPACE, MAX_JSON_DEPTH
 from eson.wire.eson_numbers import format_float
 
 __all__ = ["LintFinding", "LintReport", "lint"]
 
 Level = Literal["error", "suggestion"]
 
-_ESON_PREFIX = "!eson/1"
+_ESON_PREFIX = HEADER
 # What String.prototype.trim removes: ECMAScript white space and line terminators.
-_JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_MAX_DEPTH = 500
+_JS_WHITESPACE = JS_SPACE
+_MAX_DEPTH = MAX_JSON_DEPTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +252,7 @@ def _json_findings(text: str, value: Any) -> list[LintFinding]:
     return findings
 
 
-_NEITHER = LintFinding("W1", "error", "payload is neither ESON (!eson/1) nor valid JSON")
+_NEITHER = LintFinding("W1", "error", f"payload is neither ESON ({HEADER}) nor valid JSON")
 
 
 def _profile_findings(text: str, toon: bool) -> list[LintFinding]:

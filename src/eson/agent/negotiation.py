@@ -36,6 +36,7 @@ from typing import Any, Literal, TypeVar
 from eson.agent.formats import FORMATS, Format, normalize_format
 from eson.agent.profile import is_columnar_block
 from eson.errors import DecodeError, ESONError
+from eson.wire.eson_lexicon import HEADER
 
 __all__ = ["Detected", "accepted_formats", "decode_as", "detect"]
 
@@ -43,7 +44,7 @@ T = TypeVar("T")
 
 Detected = Literal["eson/1", "toon", "columnar", "json", "prose"]
 
-_ESON_PREFIX = "!eson/1"
+_ESON_PREFIX = HEADER
 _KEY_SAMPLE = 256
 
 

@@ -53,7 +53,14 @@ from typing import Literal
 from eson.agent.negotiation import detect
 from eson.errors import DecodeError, echo
 from eson.wire.eson_lenient import is_blank
+from eson.wire.eson_lexicon import VERSION_PREFIX, VERSION_SOURCE
 from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
+from eson.wire.toon_lexicon import (
+    DELIMITER_SYMBOL_SOURCE,
+    DIGITS_SOURCE,
+    QUOTED_SOURCE,
+    SAFE_KEY_SOURCE,
+)
 from eson.wire.toon_stream import ends_document
 
 __all__ = [
@@ -96,10 +103,10 @@ CODE_TAGS = frozenset(
     }
 )  # fmt: skip
 _QUOTE = re.compile(r'(?<!\\)"')
-_TOON_KEY = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_.]*)'
+_TOON_KEY = f"(?:{QUOTED_SOURCE}|{SAFE_KEY_SOURCE})"
 _TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
-_TOON_ROOT = re.compile(r"\[[0-9]+[\t|]?\](?:\{[^}\n]*\})?:.*")
-_VERSION = re.compile(r"!eson/\S*")
+_TOON_ROOT = re.compile(rf"\[{DIGITS_SOURCE}{DELIMITER_SYMBOL_SOURCE}\](?:\{{[^}}\n]*\}})?:.*")
+_VERSION = re.compile(VERSION_SOURCE)
 _DETECTED: dict[str, Format] = {
     "eson/1": "eson",
     "toon": "toon",
@@ -475,7 +482,7 @@ def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Pa
     if fmt == "eson":
         # A blank line may be a row (the empty row of "name{}"): keep the
         # trailing blank lines the document's own counts take.
-        first = start + 1 if block.lines[start].startswith("!eson/") else start
+        first = start + 1 if block.lines[start].startswith(VERSION_PREFIX) else start
         end = max(end, document_end(block.lines, first))
     return _payload(block, start, end, fmt)
 
@@ -676,7 +683,7 @@ def starts_eson(line: str, names: Collection[str] | None) -> bool:
     are known -- an entry of one of those names.  Shared by :func:`locate`
     and the stream's reply filter.
     """
-    if line.startswith("!eson/") and _VERSION.fullmatch(line.rstrip(" \t")):
+    if line.startswith(VERSION_PREFIX) and _VERSION.fullmatch(line.rstrip(" \t")):
         return True
     return names is not None and _entry_name(line) in names and head_extent(line) is not None
 

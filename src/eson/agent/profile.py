@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from eson.wire.eson_lexicon import COUNT_SOURCE
+
 __all__ = [
     "CARVE_OUT",
     "carve_out_keys",
@@ -40,7 +42,7 @@ CARVE_OUT = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 
-_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
+_ARRAY_INDEX = re.compile(COUNT_SOURCE)
 _MAX_INDEX = 2**32 - 2
 
 

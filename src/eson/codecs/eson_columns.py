@@ -27,6 +27,8 @@ from typing import Any
 
 import msgspec
 
+from eson.wire.eson_lexicon import DIGITS, LITERAL_WORDS, NOT_BARE_FIRST
+
 __all__ = [
     "decode_bare_strings",
     "decode_integers",
@@ -40,11 +42,10 @@ _integers = msgspec.json.Decoder(list[int])
 _numbers = msgspec.json.Decoder(list[int | float])
 # Indexing is cheaper than slicing; an empty cell raises IndexError.
 _first_char = itemgetter(0)
-# A cell starting with one of these is not a bare string (ESON section 2).
-_NOT_BARE_FIRST = frozenset('"[{-0123456789')
-_LITERALS = frozenset({"null", "true", "false"})
+_NOT_BARE_FIRST = NOT_BARE_FIRST
+_LITERALS = LITERAL_WORDS
 # Deleting these leaves nothing iff a JSON array holds only ints and plain floats.
-_NUMBER_CHARS = str.maketrans("", "", "0123456789.-,")
+_NUMBER_CHARS = str.maketrans("", "", DIGITS + ".-,")
 # ... iff it holds only true and false.
 _BOOLEAN_CHARS = str.maketrans("", "", "truefals,")
 

@@ -31,7 +31,7 @@ from eson.errors import EncodeError
 from eson.schema.binding import Binding, FieldSpec
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson.wire.eson_cells import encode_cell, encode_column, encode_str, encode_str_column
-from eson.wire.eson_reader import HEADER
+from eson.wire.eson_lexicon import HEADER
 from eson.wire.eson_writer import encode_document, write_entry
 
 __all__ = ["DocumentWriter", "document_writer"]

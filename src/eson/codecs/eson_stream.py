@@ -39,6 +39,17 @@ from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson.wire.eson_cells import decode_cell
+from eson.wire.eson_lexicon import (
+    DECIMAL_SOURCE,
+    DIGITS_SOURCE,
+    LITERAL_SOURCE,
+    LITERAL_WORDS,
+    LITERALS,
+    NOT_BARE_FIRST,
+    NOT_BARE_FIRST_CLASS,
+    SHORT_INT_DIGITS,
+    SHORT_INT_SOURCE,
+)
 from eson.wire.eson_reader import Head, number_text
 from eson.wire.eson_stream import LineHandler
 from eson.wire.repairs import Repair, RepairLog
@@ -48,9 +59,8 @@ __all__ = ["ESONBuilder"]
 RowHandler = Callable[[list[str], int, int], None]
 Handlers = tuple[RowHandler, "LineHandler | None"]
 _MISSING: Any = object()
-# A cell starting with one of these is not a bare string (ESON section 2).
-_NOT_BARE_FIRST = frozenset('"[{-0123456789')
-_LITERALS = frozenset({"null", "true", "false"})
+_NOT_BARE_FIRST = NOT_BARE_FIRST
+_LITERALS = LITERAL_WORDS
 _EXACT = {str: "str", int: "int", float: "float", bool: "bool"}
 
 
@@ -311,20 +321,22 @@ def _row_factory(
 
 
 _INT_FAST = (
-    "if {c}.isdigit() and {c}.isascii() and len({c}) < 19 and ({c}[0] != '0' or len({c}) == 1):",
+    "if {c}.isdigit() and {c}.isascii() and len({c}) <= "
+    + str(SHORT_INT_DIGITS)
+    + " and ({c}[0] != '0' or len({c}) == 1):",
     "    {v} = int({c})",
 )
 _BARE_FAST = ("if {c} and {c}[0] not in NB and {c} not in LIT:", "    {v} = {c}")
 _DECIMAL_FAST = ("if DECIMAL({c}):", "    {v} = float({c})")
 _LITERAL_FAST = ("if {c} in LITV:", "    {v} = LITV[{c}]")
-_LITERAL_VALUES = {"null": None, "true": True, "false": False}
+_LITERAL_VALUES = LITERALS
 
 
 # Cell shapes a row's line must have for the one-regex fast path (each one group).
-_INT_GROUP = r"(-?(?:0|[1-9][0-9]{0,17}))"
-_DECIMAL_GROUP = r"(-?(?:0|[1-9][0-9]*)\.[0-9]+)"
-_BARE_GROUP = r"((?!(?:null|true|false)(?:\t|\Z))[^\t\"\[{\-0-9][^\t]*)"
-_N_GROUP = r"([0-9]+)"
+_INT_GROUP = f"({SHORT_INT_SOURCE})"
+_DECIMAL_GROUP = f"({DECIMAL_SOURCE})"
+_BARE_GROUP = rf"((?!(?:{LITERAL_SOURCE})(?:\t|\Z))[^\t{NOT_BARE_FIRST_CLASS}][^\t]*)"
+_N_GROUP = f"({DIGITS_SOURCE})"
 
 
 def _line_source(
@@ -457,7 +469,7 @@ def _cell_source(
 
 
 #: A JSON number with a fraction and no exponent (``12.5``): read by ``float`` exactly.
-_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+").fullmatch
+_DECIMAL = re.compile(DECIMAL_SOURCE).fullmatch
 
 
 class ESONBuilder:

@@ -46,6 +46,7 @@ from eson.schema.binding import NO_DEFAULT, Binding, FieldNotes
 from eson.schema.class_cache import cached
 from eson.schema.compile import document_schema, record_schema
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
+from eson.wire.eson_lexicon import HEADER
 
 __all__ = [
     "DocumentLayout",
@@ -633,7 +634,7 @@ def _build_layout(cls: type, format: LayoutFormat, delimiter: str) -> DocumentLa
             _eson_entry(item, schema, _value(item, schema.binding, notes))
             for item in schema.fields
         )
-        first: str | None = "!eson/1"
+        first: str | None = HEADER
     else:
         entries = _toon_entries(schema, delimiter)
         first = None

@@ -29,11 +29,13 @@ from typing import Any
 
 import msgspec
 
+from eson.wire.toon_lexicon import DIGITS
+
 __all__ = ["decode_ints", "decode_numbers", "format_bools", "format_floats", "format_ints"]
 
 _json_encode = msgspec.json.encode
-_INT_CHARS = str.maketrans("", "", "0123456789-,")
-_FLOAT_CHARS = str.maketrans("", "", "0123456789.-,")
+_INT_CHARS = str.maketrans("", "", DIGITS + "-,")
+_FLOAT_CHARS = str.maketrans("", "", DIGITS + ".-,")
 _BOOL_CHARS = str.maketrans("", "", "truefals,")
 _WHOLE = re.compile(r"\.0(?=,|\Z)")
 _NEGATIVE_ZERO = re.compile(r"(?:(?<=,)|\A)-0(?=,|\Z)")

@@ -57,6 +57,7 @@ from eson.schema.model import DocumentSchema, FieldSchema, RecordSchema
 from eson.wire.options import strict_flag
 from eson.wire.repairs import Repair
 from eson.wire.toon_header import HeaderField, RowLayout, parse_header
+from eson.wire.toon_lexicon import COUNT_SOURCE, DELIMITER_SYMBOL_SOURCE
 from eson.wire.toon_limits import MAX_DEPTH, check_objects
 from eson.wire.toon_parser import Positions, decode_text, text_of
 from eson.wire.toon_quoting import DELIMITERS, format_key, format_string, parse_cells
@@ -66,8 +67,8 @@ __all__ = ["DocumentReader"]
 
 # A value token: trimmed, on one line.
 _TOKEN = r"[^ \n](?:[^\n]*[^ \n])?"
-_COUNT = r"(0|[1-9][0-9]*)"
-_SYMBOL = r"([\t|]?)"
+_COUNT = f"({COUNT_SOURCE})"
+_SYMBOL = f"({DELIMITER_SYMBOL_SOURCE})"
 _DELIMITER_OF = {"": ",", "|": "|", "\t": "\t"}
 _NONE: type = type(None)
 # Deeper than this many nested templates, fields are read as blocks.

@@ -24,9 +24,22 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from eson.accelerator import native
+from eson.accelerator import native, type_mask
 from eson.errors import DecodeError, EncodeError, echo
 from eson.wire.eson_json import NestingError, dump_json, load_json, quote
+from eson.wire.eson_lexicon import (
+    INT_SOURCE,
+    JS_SPACE_CHARS,
+    JS_SPACE_CLASS,
+    JSON_START,
+    JSON_START_CLASS,
+    LITERALS,
+    NOT_BARE_FIRST,
+    NUMBER_SOURCE,
+    NUMBER_START,
+    UNSAFE_BESIDE_LF_CLASS,
+    UNSAFE_INSIDE_CLASS,
+)
 from eson.wire.eson_numbers import NUMBER_RE, format_float, parse_number
 
 __all__ = [
@@ -39,42 +52,33 @@ __all__ = [
     "is_bare",
 ]
 
-# JavaScript's String.prototype.trim set: WhiteSpace plus LineTerminator.
-_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_LITERALS: dict[str, Any] = {"null": None, "true": True, "false": False}
+_LITERALS = LITERALS
 _MISSING: Any = object()
 
 # Anything that forces a string into its quoted JSON form, except the two
 # whole-string rules (number lookalike, literal lookalike) checked apart.
 _QUOTE_TRIGGER = re.compile(
-    rf'\A[{_JS_SPACE}"\[{{]|[{_JS_SPACE}]\Z|[\t\n\r\u2028\u2029\ud800-\udfff]'
+    rf"\A[{JS_SPACE_CLASS}{JSON_START_CLASS}]|[{JS_SPACE_CLASS}]\Z|[{UNSAFE_INSIDE_CLASS}]"
 )
 # Column fast paths look at the set of first and last characters of a column.
 # Indexing is cheaper than slicing; an empty string raises IndexError.
 _first_char = itemgetter(0)
 _last_char = itemgetter(-1)
-_JS_SPACE_CHARS = frozenset(
-    "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
-    + "".join(map(chr, range(0x2000, 0x200B)))
-)
 # A string starting with one of these might need quotes ("" and "01" among them).
-_SUSPECT_FIRST = _JS_SPACE_CHARS | frozenset(['"', "[", "{", "-", *"0123456789"])
-_SUSPECT_LAST = _JS_SPACE_CHARS
-_UNSAFE_INSIDE = re.compile("[\t\r\u2028\u2029\ud800-\udfff]")
+_SUSPECT_FIRST = JS_SPACE_CHARS | NOT_BARE_FIRST
+_SUSPECT_LAST = JS_SPACE_CHARS
+_UNSAFE_INSIDE = re.compile(f"[{UNSAFE_BESIDE_LF_CLASS}]")
 # Decoding: cells starting with one of these are not bare strings.
-_NOT_BARE_FIRST = frozenset(['"', "[", "{", "-", *"0123456789"])
-_COLUMN_INTS = re.compile(r"(?:-?(?:0|[1-9][0-9]*)\n)*-?(?:0|[1-9][0-9]*)")
-_COLUMN_NUMBERS = re.compile(
-    r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\n)*"
-    r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
-)
-_NUMBER_START = frozenset("-0123456789")
-_JSON_START = frozenset('"[{')
+_NOT_BARE_FIRST = NOT_BARE_FIRST
+_COLUMN_INTS = re.compile(rf"(?:{INT_SOURCE}\n)*{INT_SOURCE}")
+_COLUMN_NUMBERS = re.compile(rf"(?:{NUMBER_SOURCE}\n)*{NUMBER_SOURCE}")
+_NUMBER_START = NUMBER_START
+_JSON_START = JSON_START
 _int_repr = int.__repr__
 _INF = float("inf")
 _BOOL_TEXT = {"true": True, "false": False}
 _BOOL_WORDS = frozenset(_BOOL_TEXT)
-_STR_MASK = 1  # eson.accelerator.type_mask({str})
+_STR_MASK = type_mask({str})
 
 
 def is_bare(text: str) -> bool:

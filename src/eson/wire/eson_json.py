@@ -26,12 +26,13 @@ from typing import Any
 
 from eson.accelerator import native
 from eson.errors import echo
+from eson.wire.eson_lexicon import MAX_JSON_DEPTH
 from eson.wire.eson_numbers import format_float
 
 __all__ = ["MAX_DEPTH", "MAX_SAFE_INTEGER", "NestingError", "dump_json", "load_json", "quote"]
 
 #: Deepest nesting of lists/dicts accepted inside one cell.
-MAX_DEPTH = 500
+MAX_DEPTH = MAX_JSON_DEPTH
 
 #: Largest integer a JavaScript number holds exactly (2**53 - 1).
 MAX_SAFE_INTEGER = 2**53 - 1

@@ -37,6 +37,7 @@ import re
 
 from eson.errors import DecodeError
 from eson.wire.eson_cells import decode_cell
+from eson.wire.eson_lexicon import CELL_SPACE, DIGITS_SOURCE, HEAD_SPACE, NAME_SOURCE
 
 __all__ = [
     "CELL_SPACE",
@@ -48,16 +49,11 @@ __all__ = [
     "strip_row",
 ]
 
-# JavaScript's String.prototype.trim set, without TAB and LF (row structure).
-CELL_SPACE = "\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-# A head line holds no TAB or data at its ends, so a TAB there is slack too.
-HEAD_SPACE = CELL_SPACE + "\t"
-
-_NAME = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+_NAME = NAME_SOURCE
 _SPACE_CLASS = "[" + re.escape(HEAD_SPACE) + "]"
 _LOOSE_SCALAR = re.compile(rf"({_NAME})({_SPACE_CLASS}*)=({_SPACE_CLASS}*)(.*)", re.DOTALL)
 _COMMA_SPACE = re.compile(r",[ \t]+")
-_FIELD_LIST = re.compile(rf"({_NAME}(?:\[[0-9]+\])?)\{{([^}}]*)\}}")
+_FIELD_LIST = re.compile(rf"({_NAME}(?:\[{DIGITS_SOURCE}\])?)\{{([^}}]*)\}}")
 
 Note = tuple[str, str]  # (repair kind, what was done)
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
+from eson.wire.eson_lexicon import NAME_SOURCE
+
 __all__ = ["NAME_PATTERN", "NAME_RE", "is_name"]
 
 #: The name production as a regular-expression source (ASCII only).
-NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+NAME_PATTERN = NAME_SOURCE
 
 #: Compiled matcher for one whole name; use ``NAME_RE.fullmatch(text)``.
 NAME_RE = re.compile(NAME_PATTERN)

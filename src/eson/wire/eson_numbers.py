@@ -16,15 +16,12 @@ a ``float`` and not an ``int``.
 from __future__ import annotations
 
 import math
-import re
 
 from eson.accelerator import native
 from eson.errors import ECHO_LIMIT, printable
+from eson.wire.eson_lexicon import NUMBER_RE
 
 __all__ = ["NUMBER_RE", "format_float", "parse_number"]
-
-#: A JSON number, ASCII digits only; use ``NUMBER_RE.fullmatch(text)``.
-NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 _float_repr = float.__repr__
 

@@ -35,6 +35,7 @@ from eson.wire.eson_lenient import (
     strip_row,
     strip_scalar_cell,
 )
+from eson.wire.eson_lexicon import DIGITS_SOURCE, HEADER, VERSION_SOURCE
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
 from eson.wire.repairs import Repair, RepairLog
 
@@ -70,14 +71,11 @@ __all__ = [
     "width_hint",
 ]
 
-#: The first line of every ESON 1.x document.
-HEADER = "!eson/1"
-
 SectionKind = Literal["scalar", "array", "records", "record"]
 
 _SCALAR_HEAD = re.compile(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
-_SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[([0-9]+)\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
-_VERSION_HEAD = re.compile(r"!eson/[^\s]*")
+_SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[({DIGITS_SOURCE})\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
+_VERSION_HEAD = re.compile(VERSION_SOURCE)
 _NAME_START = re.compile(NAME_PATTERN)
 _split_tab = methodcaller("split", "\t")
 # Sections with fewer rows than this build dicts with zip; generating a builder
@@ -216,7 +214,7 @@ def read_header(line: str, log: RepairLog | None, headerless: bool) -> bool:
         stripped = line.rstrip(HEAD_SPACE)
         if stripped == HEADER:
             log.append(
-                Repair(1, "line-end-space", "removed the white space after the header !eson/1")
+                Repair(1, "line-end-space", f"removed the white space after the header {HEADER}")
             )
             return True
         if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(line):

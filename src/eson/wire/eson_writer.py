@@ -21,15 +21,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from eson.accelerator import ACCESS_DICT, native
+from eson.accelerator import ACCESS_DICT, native, type_mask
 from eson.errors import EncodeError, echo
 from eson.wire.eson_cells import encode_cell, encode_column
+from eson.wire.eson_lexicon import HEADER
 from eson.wire.eson_names import NAME_RE
-from eson.wire.eson_reader import HEADER
 
 __all__ = ["encode_document", "write_entry", "write_record_array"]
 
-_ANY_PLAIN = 31  # eson.accelerator.type_mask of str, int, float, bool and None
+_ANY_PLAIN = type_mask({str, int, float, bool, type(None)})
 
 
 def encode_document(value: Mapping[str, Any], *, number: bool = False) -> str:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from eson.errors import TOONError, echo
+from eson.wire.toon_lexicon import COUNT_SOURCE, DELIMITER_SYMBOL_SOURCE, DELIMITERS, QUOTED_SOURCE
 from eson.wire.toon_limits import MAX_DEPTH, MAX_INT_DIGITS
-from eson.wire.toon_quoting import DELIMITERS, format_key, parse_quoted
+from eson.wire.toon_quoting import format_key, parse_quoted
 from eson.wire.toon_scanner import find_unquoted
 
 __all__ = [
@@ -175,10 +176,10 @@ def format_header(
 
 # A possible key before the bracket: a quoted string, or a run without
 # spaces, quotes, "[" and ":" (empty for keyless headers).
-_HEADER_KEY = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^ "\[:]*', re.S)
-_BRACKET = re.compile(r"\[(0|[1-9][0-9]*)(:?)([\t|]?)\]")
+_HEADER_KEY = re.compile(rf'{QUOTED_SOURCE}|[^ "\[:]*', re.S)
+_BRACKET = re.compile(rf"\[({COUNT_SOURCE})(:?)({DELIMITER_SYMBOL_SOURCE})\]")
 _FIELD_TOKEN = {
-    d: re.compile(rf'"[^"\\]*(?:\\.[^"\\]*)*"?|[{{}}]|{re.escape(d)}|[^"{{}}{re.escape(d)}]+', re.S)
+    d: re.compile(rf'{QUOTED_SOURCE}?|[{{}}]|{re.escape(d)}|[^"{{}}{re.escape(d)}]+', re.S)
     for d in DELIMITERS
 }
 

@@ -23,6 +23,7 @@ from typing import Any
 from eson.errors import TOONError, echo
 from eson.wire.options import strict_flag
 from eson.wire.toon_header import Header, parse_header
+from eson.wire.toon_lexicon import QUOTED_SOURCE
 from eson.wire.toon_limits import MAX_DEPTH, OBJECT_ALLOWANCE, check_objects
 from eson.wire.toon_quoting import parse_column, parse_primitive, unescape
 from eson.wire.toon_scanner import (
@@ -36,8 +37,8 @@ from eson.wire.toon_scanner import (
 __all__ = ["Positions", "decode_text", "is_key_value", "split_key", "text_of"]
 
 _OBJECT, _LIST, _TRAIL = 0, 1, 2
-_QUOTED_KEY = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)" *:', re.S)
-_QUOTED_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_QUOTED_KEY = re.compile(f'"({QUOTED_SOURCE[1:-1]})" *:', re.S)
+_QUOTED_TOKEN = re.compile(QUOTED_SOURCE, re.S)
 
 
 def text_of(data: str | bytes | bytearray | memoryview) -> str:

@@ -29,6 +29,25 @@ from typing import Any
 import msgspec
 
 from eson.errors import TOONError
+from eson.wire.toon_lexicon import (
+    ALWAYS_UNSAFE_CLASS,
+    DELIMITERS,
+    DIGITS,
+    EDGE_SPACE,
+    EXPONENT_SOURCE,
+    FRACTION_SOURCE,
+    INT_SOURCE,
+    LITERAL_SOURCE,
+    LITERALS,
+    NUMBER_SOURCE,
+    NUMBER_START,
+    NUMBER_START_CLASS,
+    NUMERIC_LIKE_SOURCE,
+    QUOTED_SOURCE,
+    SAFE_KEY_SOURCE,
+    SHORT_INT_SOURCE,
+    UNSAFE_FIRST_CLASS,
+)
 from eson.wire.toon_limits import MAX_INT_DIGITS
 
 __all__ = [
@@ -48,23 +67,16 @@ __all__ = [
     "unescape",
 ]
 
-#: The three delimiters TOON knows: comma (the default), tab and pipe.
-DELIMITERS = (",", "\t", "|")
-
-# Characters that force quoting wherever they occur.  Surrogates are listed
-# so that they reach quote(), which rejects them.
-_ALWAYS_UNSAFE = r':"\\\[\]{}\x00-\x1f\ud800-\udfff'
-# White space that forces quoting at either end of a string (section 7.2):
-# U+0020 here, U+0009 being a control character and thus unsafe anywhere.
-_EDGE_SPACE = " "
+_ALWAYS_UNSAFE = ALWAYS_UNSAFE_CLASS
+_EDGE_SPACE = EDGE_SPACE
 
 
 def _safe_pattern(delimiter: str) -> re.Pattern[str]:
     bad = _ALWAYS_UNSAFE + re.escape(delimiter)
     return re.compile(
-        r"(?!(?:true|false|null)\Z)"
-        r"(?![+-]?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z)"
-        rf"[^\-#{_EDGE_SPACE}{bad}](?:[^{bad}]*[^{_EDGE_SPACE}{bad}])?"
+        rf"(?!(?:{LITERAL_SOURCE})\Z)"
+        rf"(?!{NUMERIC_LIKE_SOURCE}\Z)"
+        rf"[^{UNSAFE_FIRST_CLASS}{_EDGE_SPACE}{bad}](?:[^{bad}]*[^{_EDGE_SPACE}{bad}])?"
     )
 
 
@@ -77,9 +89,9 @@ def _safe_lines_pattern(delimiter: str) -> re.Pattern[str]:
     bad = _ALWAYS_UNSAFE + re.escape(delimiter)
     end = r"(?:\n|\Z)"
     line = (
-        rf"(?!(?:true|false|null){end})"
-        rf"(?![+-]?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?{end})"
-        rf"[^\-#{_EDGE_SPACE}{bad}](?:[^{bad}]*[^{_EDGE_SPACE}{bad}])?"
+        rf"(?!(?:{LITERAL_SOURCE}){end})"
+        rf"(?!{NUMERIC_LIKE_SOURCE}{end})"
+        rf"[^{UNSAFE_FIRST_CLASS}{_EDGE_SPACE}{bad}](?:[^{bad}]*[^{_EDGE_SPACE}{bad}])?"
     )
     return re.compile(rf"{line}(?:\n{line})*")
 
@@ -87,7 +99,7 @@ def _safe_lines_pattern(delimiter: str) -> re.Pattern[str]:
 # fullmatch() of the LF-joined strings succeeds exactly when none needs quotes
 # (an LF inside a string is unsafe, and is caught by counting the LFs).
 _SAFE_LINES = {d: _safe_lines_pattern(d) for d in DELIMITERS}
-_SAFE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_SAFE_KEY = re.compile(SAFE_KEY_SOURCE)
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 _ESCAPES: dict[int, str] = {i: f"\\u{i:04x}" for i in range(0x20)}
@@ -284,12 +296,12 @@ def primitive_formatter(delimiter: str = ",") -> Callable[[Any], str | None]:
 
 # ---------------------------------------------------------------- decoding
 
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_QUOTED = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"', re.S)
+_NUMBER = re.compile(NUMBER_SOURCE)
+_QUOTED = re.compile(f'"({QUOTED_SOURCE[1:-1]})"', re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|(.))", re.S)
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
-_LITERALS: dict[str, Any] = {"true": True, "false": False, "null": None}
-_NUMBER_START = frozenset("-0123456789")
+_LITERALS = LITERALS
+_NUMBER_START = NUMBER_START
 
 
 def _unescape_one(match: re.Match[str]) -> str:
@@ -397,17 +409,17 @@ def parse_primitive(token: str) -> Any:
 
 # Whole-column shapes, matched against the column's tokens joined by LF (a
 # token never holds a line break), so one regex scan classifies every token.
-_NOT_PLAIN = re.compile(r'\n(?:[-0-9"]|(?:true|false|null)(?:\n|\Z))')
-_NOT_PLAIN_FIRST = frozenset('-0123456789"')
-_INT_COLUMN = re.compile(r"-?(?:0|[1-9][0-9]{0,17})(?:\n-?(?:0|[1-9][0-9]{0,17}))*")
-_FRACTION = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)"
+_NOT_PLAIN = re.compile(rf'\n(?:[{NUMBER_START_CLASS}"]|(?:{LITERAL_SOURCE})(?:\n|\Z))')
+_NOT_PLAIN_FIRST = NUMBER_START | {'"'}
+_INT_COLUMN = re.compile(rf"{SHORT_INT_SOURCE}(?:\n{SHORT_INT_SOURCE})*")
+_FRACTION = rf"{INT_SOURCE}(?:{FRACTION_SOURCE}(?:{EXPONENT_SOURCE})?|{EXPONENT_SOURCE})"
 _FLOAT_COLUMN = re.compile(rf"{_FRACTION}(?:\n{_FRACTION})*")
-_LITERAL_COLUMN = re.compile(r"(?:true|false|null)(?:\n(?:true|false|null))*")
+_LITERAL_COLUMN = re.compile(rf"(?:{LITERAL_SOURCE})(?:\n(?:{LITERAL_SOURCE}))*")
 # Integers and decimals mixed (``0``, ``0.25``, ``1e3``): JSON reads these
 # exactly as the TOON number grammar does.
 _MIXED_NUMBERS = msgspec.json.Decoder(list[int | float])
 # str.translate() with this leaves nothing iff only number characters remain.
-_NUMBER_CHARS = str.maketrans("", "", "0123456789.-+eE\n")
+_NUMBER_CHARS = str.maketrans("", "", DIGITS + ".-+eE\n")
 _MAX_NUMBER_CHARS = 40  # any int this long is far below MAX_INT_DIGITS
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from operator import methodcaller
 
 from eson.errors import TOONError
-from eson.wire.toon_quoting import DELIMITERS
+from eson.wire.toon_lexicon import DELIMITERS, QUOTED_REST_SOURCE, QUOTED_SOURCE
 
 __all__ = [
     "ScannedLines",
@@ -114,7 +114,7 @@ def scan_lines(
 
 
 # The rest of a quoted string after its opening quote, through the closing one.
-_QUOTED_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_QUOTED_REST = re.compile(QUOTED_REST_SOURCE, re.S)
 
 
 def find_unquoted(text: str, char: str, start: int = 0) -> int:
@@ -141,10 +141,9 @@ def find_unquoted(text: str, char: str, start: int = 0) -> int:
                 return -1
 
 
-# One cell: runs of ordinary characters and quoted strings, up to a delimiter.
-_CELL = {
-    d: re.compile(rf'(?:[^"{re.escape(d)}]+|"[^"\\]*(?:\\.[^"\\]*)*"?)*', re.S) for d in DELIMITERS
-}
+# One cell: runs of ordinary characters and quoted strings, up to a delimiter
+# (the trailing ``?`` makes the closing quote optional: an unterminated quote).
+_CELL = {d: re.compile(rf'(?:[^"{re.escape(d)}]+|{QUOTED_SOURCE}?)*', re.S) for d in DELIMITERS}
 
 
 def split_cells(text: str, delimiter: str) -> list[str]:
