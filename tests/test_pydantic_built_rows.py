@@ -21,17 +21,18 @@ attributes, revalidation -- for valid and damaged rows, in ESON and TOON:
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any, Literal
 from unittest import mock
 
 import pydantic
 import pytest
 from hypothesis import HealthCheck, event, given, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 from pydantic import (
     AfterValidator,
     ConfigDict,
@@ -52,7 +53,7 @@ from eson.schema.pydantic_binding import PydanticBinding
 from eson.schema.pydantic_rows import row_plan
 
 SETTINGS = settings(
-    max_examples=60,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -379,7 +380,6 @@ CASES: list[tuple[type[pydantic.BaseModel], str, bool]] = [
     (DocTuple, "rows", False),
 ]
 DOCUMENTS = [document for document, _, _ in CASES]
-BUILT = [case for case in CASES if case[2]]
 
 
 def _record_class(document: type[pydantic.BaseModel], attr: str) -> Any:
@@ -441,9 +441,10 @@ def _rows(record: Any) -> st.SearchStrategy[list[dict[str, Any]]]:
 
 
 @st.composite
-def documents(draw: st.DrawFn) -> tuple[type[pydantic.BaseModel], str, dict[str, Any]]:
-    """A document class, its record field and plain data for it, possibly damaged."""
-    document, attr, _ = draw(st.sampled_from(BUILT) | st.sampled_from(CASES))
+def document_data(
+    draw: st.DrawFn, document: type[pydantic.BaseModel], attr: str
+) -> dict[str, Any]:
+    """Plain data for a document class whose record field is ``attr``, possibly damaged."""
     record = _record_class(document, attr)
     wire = document_schema(document).by_wire
     field_wire = next(name for name, item in wire.items() if item.attr == attr)
@@ -468,7 +469,7 @@ def documents(draw: st.DrawFn) -> tuple[type[pydantic.BaseModel], str, dict[str,
         data[field_wire] = rows[0]
     else:
         data[field_wire] = rows
-    return document, attr, data
+    return data
 
 
 options = st.tuples(
@@ -479,33 +480,40 @@ options = st.tuples(
 # -- the checks -------------------------------------------------------------------------
 
 
-@contextmanager
-def dict_path() -> Iterator[None]:
-    """Readers compiled in this block validate every row's dict (no record builder)."""
-    with mock.patch.object(PydanticBinding, "record_builder", lambda self, *args, **kwargs: None):
-        yield
+_BUILT_ROWS: list[int] = []  # the row count of each build_models call of the readers below
 
 
-@contextmanager
-def counted(calls: list[int]) -> Iterator[None]:
-    """Readers compiled in this block count the rows they build."""
+def _counting_build_models(
+    cls: type, names: tuple[str, ...], columns: list[list[Any]], extra: bool
+) -> list[Any]:
     assert accelerator.native is not None
-    real = accelerator.native.build_models
-
-    def build_models(cls: type, names: tuple[str, ...], columns: list[list[Any]], extra: bool) -> list[Any]:
-        built = real(cls, names, columns, extra)
-        calls.append(len(built))
-        return built
-
-    with mock.patch.object(accelerator.native, "build_models", build_models):
-        yield
+    built = accelerator.native.build_models(cls, names, columns, extra)
+    _BUILT_ROWS.append(len(built))
+    return built
 
 
-def readers(document: type[pydantic.BaseModel]) -> dict[str, Any]:
-    return {
-        "eson": eson_decode.DocumentReader(document_schema(document)),
-        "toon": toon_decode.DocumentReader(document_schema(document)),
-    }
+def _compiled(reader: Any) -> Any:
+    if isinstance(reader, toon_decode.DocumentReader):
+        reader._compile()  # a TOON reader compiles on first use
+    return reader
+
+
+@functools.cache
+def readers(document: type[pydantic.BaseModel]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Readers of ``document`` with built rows (counted), and the dict path's (no builder)."""
+    schema = document_schema(document)
+    assert accelerator.native is not None
+    with mock.patch.object(accelerator.native, "build_models", _counting_build_models):
+        fast = {
+            "eson": _compiled(eson_decode.DocumentReader(schema)),
+            "toon": _compiled(toon_decode.DocumentReader(schema)),
+        }
+    with mock.patch.object(PydanticBinding, "record_builder", lambda self, *args, **kwargs: None):
+        slow = {
+            "eson": _compiled(eson_decode.DocumentReader(schema)),
+            "toon": _compiled(toon_decode.DocumentReader(schema)),
+        }
+    return fast, slow
 
 
 def _state(value: Any) -> Any:
@@ -534,20 +542,22 @@ def _outcome(call: Callable[[], Any]) -> tuple[str, Any]:
         return "error", (type(exc), str(exc))
 
 
-def check(document: type[pydantic.BaseModel], data: dict[str, Any], strict: bool | None, context: Any) -> list[int]:
+def check(
+    document: type[pydantic.BaseModel], data: dict[str, Any], strict: bool | None, context: Any
+) -> list[int]:
     """Compare the built-row readers with the dict path and ``model_validate``; return rows built."""
+    fast, slow = readers(document)
+    _BUILT_ROWS.clear()
     calls: list[int] = []
     texts = {"eson": eson.encode(data), "toon": eson.toon.encode(data)}
     for form, text in texts.items():
         plain = eson.decode(text) if form == "eson" else eson.toon.decode(text)
-        reference = _outcome(lambda: document.model_validate(plain, strict=strict, context=context))
-        # (A TOON reader compiles on first use: each is used inside its block.)
-        with dict_path():
-            slow = readers(document)[form]
-            want = _outcome(lambda: slow.decode(text, validation_strict=strict, context=context))
-        with counted(calls):
-            fast = readers(document)[form]
-            got = _outcome(lambda: fast.decode(text, validation_strict=strict, context=context))
+        reference = _outcome(partial(document.model_validate, plain, strict=strict, context=context))
+        options = {"validation_strict": strict, "context": context}
+        want = _outcome(partial(slow[form].decode, text, **options))
+        got = _outcome(partial(fast[form].decode, text, **options))
+        calls += _BUILT_ROWS
+        _BUILT_ROWS.clear()
         if currently_in_test_context():
             event(f"{form}: {got[0]}")
         assert got == want, (form, text)
@@ -565,14 +575,17 @@ def check(document: type[pydantic.BaseModel], data: dict[str, Any], strict: bool
     return calls
 
 
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].__name__)
 @SETTINGS
-@given(documents(), options)
+@given(st.data(), options)
 def test_built_rows_equal_validated_dicts(
-    case: tuple[type[pydantic.BaseModel], str, dict[str, Any]], option: tuple[bool | None, Any]
+    case: tuple[type[pydantic.BaseModel], str, bool],
+    draw: st.DataObject,
+    option: tuple[bool | None, Any],
 ) -> None:
     require_accelerator()
-    document, _, data = case
-    check(document, data, *option)
+    document, attr, _ = case
+    check(document, draw.draw(document_data(document, attr)), *option)
 
 
 @pytest.mark.parametrize(("document", "attr", "built"), CASES, ids=lambda case: getattr(case, "__name__", str(case)))
