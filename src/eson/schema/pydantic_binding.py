@@ -317,7 +317,10 @@ class PydanticBinding:
         if native is None or within is None or any(item.output_only for item in fields):
             return None
         owner, attr = within
-        plan = row_plan(owner, attr, cls, [item.wire for item in fields])
+        try:
+            plan = row_plan(owner, attr, cls, [item.wire for item in fields])
+        except Exception:  # a schema this reading does not know: the dict path
+            plan = None
         if plan is None or list(plan.names) != [item.attr for item in fields]:
             return None
         names, kinds, extra = plan

@@ -30,10 +30,13 @@ read off the core schemas Pydantic validates with (:func:`row_plan`):
   the field a plain ``list`` of the record class (or the class itself for
   a single record) with no validator of its own.
 
-Anything else keeps the dict path.  A validation failure elsewhere in the
-document is reported from the rows' dicts (see
-:meth:`eson.codecs.eson_decode.DocumentReader.decode`), so its message shows
-the values as the dict path does.
+Anything else keeps the dict path, and so does a column that is not valid
+as it is (a ``float`` field's column of exact ``int`` and ``float`` values
+is converted first, as Pydantic converts them).  A validation failure
+elsewhere in the document is reported from the rows' dicts (ESON gives the
+built rows back as dicts, :meth:`eson.codecs.eson_decode.DocumentReader.as_dicts`;
+TOON reads the text again for its error), so its message shows the values
+as the dict path does.
 """
 
 from __future__ import annotations
