@@ -2813,6 +2813,122 @@ build_structs(PyObject *self, PyObject *args)
     return out;
 }
 
+/*
+ * build_models(cls, names, columns, extra) -> list
+ *
+ * One Pydantic model instance per row, made as pydantic-core makes the
+ * instance of a validated model: the class's tp_new with no arguments, then
+ * (as pydantic-core's force_setattr, generic attribute setting) __dict__ =
+ * {names[j]: columns[j][i]}, __pydantic_extra__ = None (a new empty dict per
+ * instance when extra is true), __pydantic_private__ = None and
+ * __pydantic_fields_set__ = a new set of the names.  For rows whose values
+ * the caller knows are what validation would return, of classes whose
+ * validation is exactly that (no validators, no __init__, no
+ * model_post_init; the caller decides).  cls must use object.__new__ and
+ * names must be exact str, so no Python code runs while the rows are built.
+ */
+static PyObject *
+build_models(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *names, *columns;
+    int extra;
+    if (!PyArg_ParseTuple(args, "O!O!O!p", &PyType_Type, &cls, &PyTuple_Type, &names,
+                          &PyList_Type, &columns, &extra))
+        return NULL;
+    PyTypeObject *type = (PyTypeObject *)cls;
+    Py_ssize_t width = PyTuple_GET_SIZE(names);
+    if (width == 0 || PyList_GET_SIZE(columns) != width ||
+        type->tp_new != PyBaseObject_Type.tp_new) {
+        PyErr_SetString(PyExc_TypeError,
+                        "build_models: a class using object.__new__, one column per name");
+        return NULL;
+    }
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_SetString(PyExc_TypeError, "build_models: columns must be lists of one length");
+            return NULL;
+        }
+        count = PyList_GET_SIZE(column);
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, j))) {
+            PyErr_SetString(PyExc_TypeError, "build_models: names must be str");
+            return NULL;
+        }
+    }
+    static PyObject *k_dict, *k_extra, *k_private, *k_fields_set;
+    if (k_fields_set == NULL) {
+        k_dict = PyUnicode_InternFromString("__dict__");
+        k_extra = PyUnicode_InternFromString("__pydantic_extra__");
+        k_private = PyUnicode_InternFromString("__pydantic_private__");
+        k_fields_set = PyUnicode_InternFromString("__pydantic_fields_set__");
+        if (k_dict == NULL || k_extra == NULL || k_private == NULL || k_fields_set == NULL) {
+            Py_CLEAR(k_fields_set);
+            return NULL;
+        }
+    }
+    PyObject *template = PyFrozenSet_New(names);
+    if (template == NULL)
+        return NULL;
+    PyObject *empty = PyTuple_New(0);
+    if (empty == NULL) {
+        Py_DECREF(template);
+        return NULL;
+    }
+    int collecting = PyGC_Disable(); /* as in build_structs */
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *obj = type->tp_new(type, empty, NULL);
+        if (obj == NULL)
+            goto error;
+        PyList_SET_ITEM(out, i, obj);
+        PyObject *dict = PyDict_New();
+        if (dict == NULL)
+            goto error;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            /* No Python code runs here (exact str keys, the collector paused,
+             * object.__new__), so the columns keep the lengths checked above. */
+            PyObject *column = PyList_GET_ITEM(columns, j);
+            if (PyDict_SetItem(dict, PyTuple_GET_ITEM(names, j), PyList_GET_ITEM(column, i)) < 0) {
+                Py_DECREF(dict);
+                goto error;
+            }
+        }
+        int failed = PyObject_GenericSetAttr(obj, k_dict, dict);
+        Py_DECREF(dict);
+        if (failed < 0)
+            goto error;
+        PyObject *more = extra ? PyDict_New() : Py_NewRef(Py_None);
+        if (more == NULL)
+            goto error;
+        failed = PyObject_GenericSetAttr(obj, k_extra, more);
+        Py_DECREF(more);
+        if (failed < 0 || PyObject_GenericSetAttr(obj, k_private, Py_None) < 0)
+            goto error;
+        PyObject *set = PySet_New(template);
+        if (set == NULL)
+            goto error;
+        failed = PyObject_GenericSetAttr(obj, k_fields_set, set);
+        Py_DECREF(set);
+        if (failed < 0)
+            goto error;
+    }
+    if (collecting)
+        PyGC_Enable();
+    Py_DECREF(template);
+    Py_DECREF(empty);
+    return out;
+error:
+    if (collecting)
+        PyGC_Enable();
+    Py_XDECREF(out);
+    Py_DECREF(template);
+    Py_DECREF(empty);
+    return NULL;
+}
+
 /* ------------------------------------------------------------ single cells */
 
 /* encode_str(text) -> str: the cell of an exact str (None for others). */
@@ -3003,6 +3119,8 @@ static PyMethodDef methods[] = {
     {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
     {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
     {"build_structs", build_structs, METH_VARARGS, "build_structs(cls, slots, columns) -> list"},
+    {"build_models", build_models, METH_VARARGS,
+     "build_models(cls, names, columns, extra) -> list"},
     {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},
     {"quote", quote, METH_O, "quote(text) -> str | None"},
     {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},

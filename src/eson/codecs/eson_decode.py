@@ -159,7 +159,12 @@ _NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
 class _RecordsDecoder:
     """Decode a ``records`` / ``record`` section whose rows are one record type."""
 
-    def __init__(self, record: RecordSchema, numbered: bool = False) -> None:
+    def __init__(
+        self,
+        record: RecordSchema,
+        numbered: bool = False,
+        within: tuple[type, str] | None = None,
+    ) -> None:
         self.record = record
         self.numbered = numbered
         self.by_wire = {item.wire: item for item in record.fields if not item.output_only}
@@ -171,7 +176,7 @@ class _RecordsDecoder:
         self.drop_n = "n" not in self.by_wire
         self.build = None
         if len(self.order) == len(record.fields):
-            self.build = record.binding.record_builder(record.cls, record.fields)
+            self.build = record.binding.record_builder(record.cls, record.fields, within)
 
     def _native(
         self, section: Section, fields: tuple[str, ...], drop: bool
@@ -286,9 +291,9 @@ def _plain_section(section: Section, log: RepairLog | None) -> Any:
     return decode_section(section)
 
 
-def _entry_decoder(item: FieldSchema, numbered: bool) -> EntryDecoder:
+def _entry_decoder(item: FieldSchema, numbered: bool, owner: type) -> EntryDecoder:
     if item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
-        records = _RecordsDecoder(item.record, numbered)
+        records = _RecordsDecoder(item.record, numbered, (owner, item.attr))
         wanted = "records" if item.entry is EntryKind.RECORD_ARRAY else "record"
 
         def decode(section: Section, log: RepairLog | None) -> Any:
@@ -328,9 +333,21 @@ class DocumentReader:
         self.binding: Binding = schema.binding
         self.validate = schema.binding.validator(schema.model_type)
         self.entries: dict[str, EntryDecoder] = {
-            item.wire: _entry_decoder(item, schema.number)
+            item.wire: _entry_decoder(item, schema.number, schema.model_type)
             for item in schema.fields
             if not item.output_only
+        }
+        # The record sections whose rows may be read as built Pydantic
+        # instances in place of the dicts Pydantic would validate
+        # (PydanticBinding.record_builder): the class and the dict keys.
+        # (msgspec's built Structs stand for themselves in error messages.)
+        self.built: dict[str, tuple[type, tuple[str, ...]]] = {
+            item.wire: (item.record.cls, tuple(field.wire for field in item.record.fields))
+            for item in schema.fields
+            if item.record is not None
+            and item.record.binding.name == "pydantic"
+            and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD)
+            and not item.output_only
         }
         self.wires = frozenset(self.entries)
         self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
@@ -442,8 +459,28 @@ class DocumentReader:
             problems = self.binding.problems(exc)
             if problems is None:
                 raise
-            error = validation_error(problems, sections, document)
+            error = validation_error(problems, sections, self.as_dicts(document))
             raise attach_expected(error, self.schema.model_type, "eson") from exc
+
+    def as_dicts(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The document with rows read as built instances given back as their dicts.
+
+        The same values the dict path validates (the instances hold them as
+        they were decoded), so a validation error shows them the same way.
+        """
+        changed: dict[str, Any] | None = None
+        for name, (cls, keys) in self.built.items():
+            value = document.get(name)
+            if type(value) is cls:
+                rows: Any = dict(zip(keys, vars(value).values()))
+            elif type(value) is list and value and type(value[0]) is cls:
+                rows = [dict(zip(keys, vars(row).values())) for row in value]
+            else:
+                continue
+            if changed is None:
+                changed = dict(document)
+            changed[name] = rows
+        return document if changed is None else changed
 
 
 def document_reader(schema: DocumentSchema) -> DocumentReader:

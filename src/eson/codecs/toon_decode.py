@@ -367,7 +367,10 @@ class _Records(_Field):
         self.names = tuple(field.wire for field in schema.fields) if schema is not None else ()
         self.build_records: Callable[[list[list[Any]], list[bool]], list[Any]] | None = None
         if schema is not None and not any(field.output_only for field in schema.fields):
-            self.build_records = binding.record_builder(record, schema.fields)
+            # A table of the document's own field: validated with the
+            # document, so the binding may build the rows (see record_builder).
+            within = (stack[0], item.attr) if len(stack) == 1 else None
+            self.build_records = binding.record_builder(record, schema.fields, within)
 
     def source(self, prefix: str) -> str:
         # ``key: []``, or a table (rows at exactly one level deeper, none a

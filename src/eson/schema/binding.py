@@ -257,10 +257,16 @@ class Binding(Protocol):
         """
 
     def record_builder(
-        self, cls: type, fields: Sequence[FieldSchema]
+        self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
         """An optional fast path: build validated instances straight from
         decoded columns (one list per field, in ``fields`` order).
+
+        ``within`` is the document class and the attribute whose value the
+        records are, when they are a top-level entry of that document
+        (``None`` elsewhere): the whole document is then validated with the
+        built instances in place of the rows' dicts, which a framework may
+        allow only where nothing on the way sees the dicts.
 
         The second argument flags the columns whose values are already known
         to be valid as they are for their field (no conversion needed).  The

@@ -247,7 +247,7 @@ class MsgspecBinding:
         return ACCESS_SLOTS, slots
 
     def record_builder(
-        self, cls: type, fields: Sequence[FieldSchema]
+        self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
         if not issubclass(cls, msgspec.Struct) or not _positional(cls):
             return None

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdap
 from pydantic.dataclasses import is_pydantic_dataclass
 from pydantic_core import PydanticUndefined
 
-from eson.accelerator import ACCESS_INSTANCE_DICT
+from eson.accelerator import ACCESS_INSTANCE_DICT, native
 from eson.schema.annotations import generic_parameters, substitute
 from eson.schema.binding import (
     NO_DEFAULT,
@@ -35,6 +35,7 @@ from eson.schema.binding import (
 )
 from eson.schema.class_cache import cached
 from eson.schema.model import FieldSchema
+from eson.schema.pydantic_rows import row_plan
 
 __all__ = ["PYDANTIC", "PydanticBinding", "owns"]
 
@@ -309,12 +310,55 @@ class PydanticBinding:
         return ACCESS_INSTANCE_DICT, tuple(attrs)
 
     def record_builder(
-        self, cls: type, fields: Sequence[FieldSchema]
+        self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
-        return None  # validators see whole records: always validate dicts
+        # Validators see whole records: only where nothing would see the rows'
+        # dicts, and only for rows valid as they are (eson.schema.pydantic_rows).
+        if native is None or within is None or any(item.output_only for item in fields):
+            return None
+        owner, attr = within
+        try:
+            plan = row_plan(owner, attr, cls, [item.wire for item in fields])
+        except Exception:  # a schema this reading does not know: the dict path
+            plan = None
+        if plan is None or list(plan.names) != [item.attr for item in fields]:
+            return None
+        names, kinds, extra = plan
+        build_models = native.build_models
+
+        def build(columns: list[list[Any]], trusted: list[bool]) -> list[Any]:
+            if not all(trusted):
+                columns = [
+                    column if ok else _as_floats(column) if kind == "float" else _refuse()
+                    for column, ok, kind in zip(columns, trusted, kinds)
+                ]
+            return build_models(cls, names, columns, extra)
+
+        return build
 
 
 PYDANTIC = PydanticBinding()
+
+
+class _UntrustedColumnError(Exception):
+    """A column needs validation: the rows take the dict path."""
+
+
+def _refuse() -> list[Any]:
+    raise _UntrustedColumnError
+
+
+def _as_floats(column: list[Any]) -> list[Any]:
+    """A float field's column as validation returns it, if every value is an exact float or int.
+
+    Pydantic gives ``float(value)`` for an ``int``, in strict mode too (and
+    fails where that overflows, as ``float`` does here: the dict path then
+    reports it).
+    """
+    kinds = set(map(type, column))
+    if not kinds <= {float, int}:
+        raise _UntrustedColumnError
+    return [float(value) if type(value) is int else value for value in column]
 
 
 def _surrogate_error(document: Any, run: Callable[[Any], Any]) -> Exception:
