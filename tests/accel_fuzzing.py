@@ -933,14 +933,31 @@ def run_isolated(
             stderr = errors.read()
         if started is None:
             raise RuntimeError(f"the fuzz child failed before its first case ({code}):\n{stderr[-3000:]}")
-        how = (f"killed by signal {signal.Signals(-code).name}" if code < 0
-               else f"exit status {code}")
+        how = describe_exit(code, stderr)
         if killed:
             how = f"still running after {timeout:.0f} s (a hang, or a loop that is not linear)"
         report.cases += 1
         report.crashes.append((started, how, save_crash(make_case(seed, started), how, stderr)))
         pending = pending[pending.index(started) + 1:]
     return report
+
+
+SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer")
+
+
+def describe_exit(code: int, stderr: str) -> str:
+    """How a child ended: a signal, a sanitizer's report, or a plain exit status.
+
+    Under AddressSanitizer a fault is caught by the sanitizer, which reports it
+    and then aborts (``abort_on_error=1``) or exits with status 1 (its default,
+    and what it does for a signal another handler re-raised); the report on
+    stderr is what tells that exit from an ordinary failing one.
+    """
+    if code < 0:
+        return f"killed by signal {signal.Signals(-code).name}"
+    if any(mark in stderr for mark in SANITIZER_REPORTS):
+        return f"stopped by the sanitizer (exit status {code})"
+    return f"exit status {code}"
 
 
 def _kill(child: "subprocess.Popen[str]", killed: list[bool]) -> None:

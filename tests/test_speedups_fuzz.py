@@ -38,10 +38,12 @@ def test_a_crashing_case_is_saved_and_the_rest_run(tmp_path, monkeypatch) -> Non
     monkeypatch.setattr(accel_fuzzing, "CRASH_DIR", tmp_path)
     report = run_isolated(SEED, range(4), crash_at=1)
     assert report.cases == 4
-    # A segmentation fault; under AddressSanitizer (abort_on_error=1) an abort.
+    # A segmentation fault; under AddressSanitizer an abort, or the sanitizer's
+    # report and its exit status (1 for a signal faulthandler re-raised).
     assert [(index, how) for index, how, _ in report.crashes] in (
         [(1, "killed by signal SIGSEGV")],
         [(1, "killed by signal SIGABRT")],
+        [(1, "stopped by the sanitizer (exit status 1)")],
     )
     saved = report.crashes[0][2]
     assert saved.parent == tmp_path and saved.name == f"crash-{SEED}-1.py"
@@ -69,3 +71,15 @@ def test_cases_are_reproducible_and_hostile() -> None:
     operations = Counter(case.operation for case in cases)
     assert set(kinds) == {"untyped", "msgspec", "pydantic"}
     assert set(operations) == {"encode", "number", "toon", "roundtrip", "toon_roundtrip", "mutated"}
+
+
+def test_a_child_exit_is_described_by_its_signal_or_its_sanitizer_report() -> None:
+    assert accel_fuzzing.describe_exit(-11, "") == "killed by signal SIGSEGV"
+    assert accel_fuzzing.describe_exit(-6, "==1==ERROR: AddressSanitizer: SEGV") == "killed by signal SIGABRT"
+    report = "==42==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000"
+    assert accel_fuzzing.describe_exit(1, report) == "stopped by the sanitizer (exit status 1)"
+    assert accel_fuzzing.describe_exit(1, "x.c:3:5: runtime error: signed integer overflow") == (
+        "stopped by the sanitizer (exit status 1)")
+    # An ordinary failing exit is not taken for a sanitizer's.
+    assert accel_fuzzing.describe_exit(1, "Traceback (most recent call last):\nValueError") == "exit status 1"
+    assert accel_fuzzing.describe_exit(2, "") == "exit status 2"
