@@ -29,7 +29,15 @@ from eson.errors import echo
 from eson.wire.eson_lexicon import MAX_JSON_DEPTH
 from eson.wire.eson_numbers import format_float
 
-__all__ = ["MAX_DEPTH", "MAX_SAFE_INTEGER", "NestingError", "dump_json", "load_json", "quote"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "NestingError",
+    "dump_json",
+    "load_json",
+    "nested_deeper_than",
+    "quote",
+]
 
 #: Deepest nesting of lists/dicts accepted inside one cell.
 MAX_DEPTH = MAX_JSON_DEPTH
@@ -148,7 +156,7 @@ def load_json(text: str) -> Any:
     Raises:
         ValueError: with a short cause when the text is not one JSON value.
     """
-    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and nested_deeper_than(text, MAX_DEPTH):
         raise ValueError(f"nested value is deeper than {MAX_DEPTH} levels")
     try:
         return _decoder.decode(text)
@@ -158,9 +166,14 @@ def load_json(text: str) -> Any:
         raise ValueError("nested value is too deep") from None
 
 
-def _depth(text: str) -> int:
-    """Deepest bracket nesting outside string literals (only for suspicious cells)."""
-    deepest = depth = 0
+def nested_deeper_than(text: str, limit: int) -> bool:
+    """Whether JSON text nests brackets deeper than ``limit`` outside string literals.
+
+    One scan for every JSON reader (cells, columnar JSON, the linter); it stops
+    at the first bracket past the limit.  Callers run it only on suspicious text
+    (more than ``limit`` opening brackets in all).
+    """
+    depth = 0
     in_string = escaped = False
     for char in text:
         if in_string:
@@ -174,7 +187,8 @@ def _depth(text: str) -> int:
             in_string = True
         elif char in "[{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > limit:
+                return True
         elif char in "]}":
             depth -= 1
-    return deepest
+    return False
