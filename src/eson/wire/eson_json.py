@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eson.accelerator import native
-from eson.errors import echo
+from eson.errors import EncodeError, echo
 from eson.wire.eson_lexicon import MAX_JSON_DEPTH
 from eson.wire.eson_numbers import format_float
 
@@ -47,6 +47,8 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 _dump_str: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
 _JS_ESCAPES = re.compile("[\u2028\u2029\ud800-\udfff]")
+#: A high surrogate directly followed by a low one, as two code points.
+_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
 class NestingError(ValueError):
@@ -58,11 +60,26 @@ def _escape_code_point(match: re.Match[str]) -> str:
 
 
 def quote(text: str) -> str:
-    """Return ``text`` as a JSON string literal, escaped as described above."""
+    """Return ``text`` as a JSON string literal, escaped as described above.
+
+    Raises:
+        EncodeError: when ``text`` holds a high surrogate directly followed by
+            a low one as two code points: their two escapes would read back as
+            one character, so the text cannot be written as it is.
+    """
     if native is not None and type(text) is str:
-        return native.quote(text)  # type: ignore[return-value]
+        quoted: str | None = native.quote(text)
+        if quoted is not None:
+            return quoted
     quoted = _dump_str(text)
     if _JS_ESCAPES.search(quoted) is not None:
+        pair = _SPLIT_PAIR.search(text)
+        if pair is not None:
+            high, low = pair.group()[0], pair.group()[1]
+            raise EncodeError(
+                f"the string holds U+{ord(high):04X} U+{ord(low):04X}, a surrogate pair as two "
+                "code points, which JSON reads back as one character; it cannot be written as it is"
+            )
         quoted = _JS_ESCAPES.sub(_escape_code_point, quoted)
     return quoted
 
