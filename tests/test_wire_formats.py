@@ -9,14 +9,8 @@ from pydantic import BaseModel
 
 import eson
 from eson import columnar, toon
-from eson.agent.formats import (
-    FORMATS,
-    WIRE_FORMATS,
-    render,
-    send,
-    send_format,
-    wire_format,
-)
+from eson.agent.choice import send, send_format
+from eson.agent.formats import FORMATS, WIRE_FORMATS, render, wire_format
 
 
 class Hit(BaseModel):

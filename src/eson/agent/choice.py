@@ -54,7 +54,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from eson.agent.formats import FORMAT_NAMES, Format, plain_value, render
+from eson.agent.formats import FORMAT_NAMES, Format, normalize_format, plain_value, render
 from eson.agent.linter import LintFinding, lint
 from eson.agent.negotiation import accepted_formats
 from eson.agent.profile import carve_out_keys
@@ -62,7 +62,7 @@ from eson.errors import EncodeError, ESONError
 from eson.wire.eson_lexicon import NUMBER_SOURCE, QUOTED_SOURCE
 from eson.wire.eson_numbers import format_float
 
-__all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "choose"]
+__all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "SendFormat", "choose", "send", "send_format"]
 
 Measure = Literal["tokens", "bytes", "chars"]
 
@@ -250,3 +250,54 @@ def choose(
         sizes,
         reason,
     )
+
+
+#: The format an adapter sends a value in: a wire format (by token or short
+#: name) or ``"auto"``, the densest the receiver accepts (:func:`eson.choose`).
+SendFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
+
+
+def send_format(format: str) -> Literal["auto"] | Format:
+    """``format`` checked as a :data:`SendFormat`: ``"auto"`` or a capability token.
+
+    Raises:
+        ValueError: for anything else.
+    """
+    if format == "auto":
+        return "auto"
+    known = normalize_format(format) if isinstance(format, str) else None
+    if known is None:
+        raise ValueError(
+            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
+        )
+    return known
+
+
+def send(
+    value: Any,
+    format: str,
+    *,
+    accept: str | Iterable[str] | None = None,
+    by: Measure = "tokens",
+    number: bool | None = None,
+) -> str:
+    """The text an adapter sends for ``value``: in ``format``, or compact JSON.
+
+    ``"auto"`` picks the densest format of ``accept`` (default: all four) by
+    ``by`` (:func:`eson.choose`); a fixed format that cannot hold the value
+    (ESON needs an object) falls back to compact JSON.
+
+    Raises:
+        ValueError: for a ``format`` that is no :data:`SendFormat`.
+        eson.EncodeError: for a value not even JSON can hold.
+    """
+    known = send_format(format)
+    if known == "auto":
+        chosen = DEFAULT_ACCEPT if accept is None else accept
+        return choose(value, accept=chosen, by=by, number=number).text
+    try:
+        return render(value, known, number=number)
+    except ESONError:
+        if known == "json":
+            raise
+        return render(value, "json")

@@ -32,30 +32,24 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
-from eson.errors import EncodeError, ESONError
+from eson.errors import EncodeError
 from eson.schema.compile import binding_for, is_model_class
-
-if TYPE_CHECKING:
-    from eson.agent.choice import Measure
 
 __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
     "WIRE_FORMATS",
     "Format",
-    "SendFormat",
     "WireFormat",
     "compact_json",
     "normalize_format",
     "plain_value",
     "pretty_json",
     "render",
-    "send",
-    "send_format",
     "wire_format",
 ]
 
@@ -274,56 +268,3 @@ def render(value: Any, format: Format, *, number: bool | None = None) -> str:
     if found is None:
         raise ValueError(f"unknown format {format!r}: choose one of {', '.join(FORMATS)}")
     return found.write(value, number=number)
-
-
-#: The format an adapter sends a value in: a wire format (by token or short
-#: name) or ``"auto"``, the densest the receiver accepts (:func:`eson.choose`).
-SendFormat = Literal["auto", "eson", "eson/1", "toon", "columnar", "json"]
-
-
-def send_format(format: str) -> Literal["auto"] | Format:
-    """``format`` checked as a :data:`SendFormat`: ``"auto"`` or a capability token.
-
-    Raises:
-        ValueError: for anything else.
-    """
-    if format == "auto":
-        return "auto"
-    known = normalize_format(format) if isinstance(format, str) else None
-    if known is None:
-        raise ValueError(
-            f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
-        )
-    return known
-
-
-def send(
-    value: Any,
-    format: str,
-    *,
-    accept: str | Iterable[str] | None = None,
-    by: Measure = "tokens",
-    number: bool | None = None,
-) -> str:
-    """The text an adapter sends for ``value``: in ``format``, or compact JSON.
-
-    ``"auto"`` picks the densest format of ``accept`` (default: all four) by
-    ``by`` (:func:`eson.choose`); a fixed format that cannot hold the value
-    (ESON needs an object) falls back to compact JSON.
-
-    Raises:
-        ValueError: for a ``format`` that is no :data:`SendFormat`.
-        eson.EncodeError: for a value not even JSON can hold.
-    """
-    known = send_format(format)
-    if known == "auto":
-        from eson.agent.choice import DEFAULT_ACCEPT, choose
-
-        chosen = DEFAULT_ACCEPT if accept is None else accept
-        return choose(value, accept=chosen, by=by, number=number).text
-    try:
-        return render(value, known, number=number)
-    except ESONError:
-        if known == "json":
-            raise
-        return render(value, "json")

@@ -55,7 +55,7 @@ from openai.types.responses import (  # noqa: E402
     ResponseTextDeltaEvent,
 )
 
-from eson.agent.formats import SendFormat, send  # noqa: E402
+from eson.agent.choice import SendFormat, send  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import ESONError  # noqa: E402

@@ -48,7 +48,7 @@ require("pydantic_ai", "pydantic-ai")
 from pydantic_ai import ModelRetry, RunContext, TextOutput, ToolReturn  # noqa: E402
 from pydantic_ai.messages import ModelResponse  # noqa: E402
 
-from eson.agent.formats import SendFormat, send  # noqa: E402
+from eson.agent.choice import SendFormat, send  # noqa: E402
 from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
