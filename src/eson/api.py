@@ -28,20 +28,23 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union, overload
 
-from eson.codecs.eson_typed import encode_model, reader_for, writer_for
-from eson.codecs.validation import Place, check_options
 from eson.errors import ESONError
-from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
 from eson.wire.options import strict_flag
-from eson.wire.repairs import Repair
 
 if TYPE_CHECKING:
+    from eson.codecs.validation import Place
+    from eson.results import Err, Ok
     from eson.schema.binding import Problem
+    from eson.wire.repairs import Repair
+
+# The typed machinery (eson.codecs.eson_typed, eson.schema: the model
+# compilers, and through them msgspec) is imported by the functions that
+# need it, on first use: untyped reading and writing never load it, so
+# ``import eson`` stays light (tests/test_startup.py counts the modules).
 
 __all__ = [
     "DecodeResult",
@@ -59,42 +62,6 @@ __all__ = [
 T = TypeVar("T")
 
 Data = str | bytes | bytearray | memoryview
-
-
-@dataclass(frozen=True, slots=True)
-class Ok(Generic[T]):
-    """A successful :func:`try_decode`: ``ok`` is ``True``, ``value`` the decoded value.
-
-    ``error`` is ``None``.  An ``Ok`` is truthy, so ``if result:`` means the
-    same as ``if result.ok:``.  ``repairs`` holds the :class:`eson.Repair`
-    of each fix a lenient read (``strict=False``) made, in line order
-    (empty for a strict read or canonical text).
-    """
-
-    value: T
-    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
-    ok: Literal[True] = field(default=True, init=False, repr=False)
-    error: None = field(default=None, init=False, repr=False)
-
-    def __bool__(self) -> Literal[True]:
-        return True
-
-
-@dataclass(frozen=True, slots=True)
-class Err:
-    """A failed :func:`try_decode`: ``ok`` is ``False``, ``error`` what stopped it.
-
-    ``value`` is ``None``.  An ``Err`` is falsy.  ``repairs`` holds what a
-    lenient read had repaired before it failed (see :class:`Ok`).
-    """
-
-    error: ESONError
-    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
-    ok: Literal[False] = field(default=False, init=False, repr=False)
-    value: None = field(default=None, init=False, repr=False)
-
-    def __bool__(self) -> Literal[False]:
-        return False
 
 
 if TYPE_CHECKING:
@@ -120,15 +87,27 @@ else:
         __slots__ = ()
 
         def __getitem__(self, item: Any) -> Any:
+            from eson.results import Err, Ok
+
             return Union[Ok[item], Err]  # noqa: UP007
 
         def __instancecheck__(self, instance: Any) -> bool:
+            from eson.results import Err, Ok
+
             return isinstance(instance, (Ok, Err))
 
         def __repr__(self) -> str:
             return "eson.DecodeResult"
 
     DecodeResult = _DecodeResult()
+
+    def __getattr__(name: str) -> Any:
+        """``Ok`` and ``Err``, defined in :mod:`eson.results` (loaded on first use)."""
+        if name in ("Ok", "Err"):
+            import eson.results
+
+            return getattr(eson.results, name)
+        raise AttributeError(f"module 'eson.api' has no attribute {name!r}")
 
 _NO_TYPE = (
     "validation_strict= and context= are options of typed decoding; pass type= too"
@@ -159,8 +138,13 @@ def encode(value: object, *, number: bool | None = None) -> str:
         eson.EncodeError: for values ESON cannot represent, naming where.
         TypeError: for a model type that breaks an ESON schema rule.
     """
-    if not isinstance(value, Mapping) and is_model_class(type(value)):
-        return encode_model(value, number)
+    if not isinstance(value, Mapping):
+        from eson.schema.compile import is_model_class
+
+        if is_model_class(type(value)):
+            from eson.codecs.eson_typed import encode_model
+
+            return encode_model(value, number)
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]
 
 
@@ -265,6 +249,8 @@ def decode(
     if type is None:
         _untyped_options(validation_strict, context)
         return decode_document(text, strict=strict, repairs=repairs, partial=partial)
+    from eson.codecs.eson_typed import reader_for
+
     result: T = reader_for(type).decode(
         text, strict, repairs, partial, validation_strict=validation_strict, context=context
     )
@@ -326,7 +312,7 @@ def validate(
             ``strict``, or a ``context`` for a msgspec type.
     """
     from eson.codecs.feedback import attach_expected
-    from eson.codecs.validation import validation_error
+    from eson.codecs.validation import check_options, validation_error
     from eson.schema.compile import document_schema
 
     schema = document_schema(type)
@@ -389,6 +375,8 @@ def try_decode(
         that is not a valid model class, or options that do not apply,
         still raise ``TypeError``.
     """
+    from eson.results import Err, Ok
+
     check_reading(strict)
     log: list[Repair] = []
     try:
@@ -396,6 +384,8 @@ def try_decode(
             _untyped_options(validation_strict, context)
             value: Any = decode_document(text, strict=strict, repairs=log)
         else:
+            from eson.codecs.eson_typed import reader_for
+
             value = reader_for(type).decode(
                 text, strict, log, validation_strict=validation_strict, context=context
             )
@@ -427,8 +417,12 @@ class Encoder:
     def encode(self, value: object) -> str:
         """Encode a mapping or a model instance (see :func:`eson.encode`)."""
         if not isinstance(value, Mapping):
+            from eson.schema.compile import is_model_class
+
             cls = builtins.type(value)
             if is_model_class(cls):
+                from eson.codecs.eson_typed import writer_for
+
                 return writer_for(cls).encode(value, self.number)
         return encode_document(value, number=bool(self.number))  # type: ignore[arg-type]
 
@@ -489,11 +483,15 @@ class Decoder(Generic[T]):
         self.partial = partial
         self.validation_strict = validation_strict
         self.context = context
-        self._reader = reader_for(type) if type is not None else None
-        if self._reader is None:
+        if type is None:
+            self._reader = None
             _untyped_options(validation_strict, context)
         else:
-            check_options(self._reader.binding, validation_strict, context)
+            from eson.codecs.eson_typed import reader_for
+            from eson.codecs.validation import check_options
+
+            self._reader = reader = reader_for(type)
+            check_options(reader.binding, validation_strict, context)
 
     def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
         """Decode one document (see :func:`eson.decode`); a lenient read records into ``repairs``."""

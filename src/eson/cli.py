@@ -32,16 +32,16 @@ import contextlib
 import errno
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Union
 
 from eson.errors import ESONError, printable
+from eson.wire.eson_lexicon import lazy_pattern
 
 __all__ = ["main"]
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
+_SURROGATES = lazy_pattern("[\ud800-\udfff]")
 
 #: Largest indentation a flag accepts (a huge one would only make huge output).
 MAX_INDENT = 32
@@ -355,8 +355,21 @@ class _MovedFlag(argparse.Action):
         parser.error(self.instead)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of the ``eson`` command."""
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand an argument list names (its first word that is not an option)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser of the ``eson`` command.
+
+    Args:
+        command: The subcommand about to run, when known: the other
+            subcommands are then listed (for ``--help`` and usage errors)
+            without their own arguments, so that ``eson encode`` never
+            imports what only ``eson eval`` needs (:mod:`eson.eval`).
+            ``None`` builds them all.
+    """
     parser = _Parser(prog="eson", description="Convert between JSON and ESON (and TOON).")
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
@@ -464,9 +477,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser(
         "eval", help="measure how well a model reads and writes each format (typed-eson[eval])"
     )
-    from eson.eval.cli import add_arguments
+    if command is None or command == "eval":
+        from eson.eval.cli import add_arguments
 
-    add_arguments(evaluate, _model_type)
+        add_arguments(evaluate, _model_type)
     evaluate.set_defaults(run=_eval)
 
     demo = commands.add_parser("demo", help="encode a sample agent handoff, compare with JSON")
@@ -497,8 +511,9 @@ def _silence_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 failed, 2 usage, 130 interrupted)."""
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(_command_of(words))
+        args = parser.parse_args(words)
         run: Callable[[argparse.Namespace], Union[str, tuple[str, int]]] = args.run  # noqa: UP007
         result = run(args)
         text, status = result if isinstance(result, tuple) else (result, 0)
