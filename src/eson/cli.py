@@ -337,8 +337,41 @@ def _indent(least: int) -> Callable[[str], int]:
     return parse
 
 
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it (``COLUMNS``, then the tty).
+
+    Here so that argparse need not import :mod:`shutil` (with bz2, lzma and
+    zlib) on every run just to learn a width that only ``--help`` uses.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, given the width argparse would find (see :func:`_columns`).
+
+    argparse makes a formatter for every ``add_argument`` (to check its
+    metavar), and the stock one imports :mod:`shutil` to find the width.
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, like every other error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n")
@@ -371,8 +404,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             ``None`` builds them all.
     """
     parser = _Parser(prog="eson", description="Convert between JSON and ESON (and TOON).")
+    # Each add_subparsers() names its prog: left to argparse, it formats a
+    # usage line to find it (see _Formatter for why that is worth avoiding).
     commands = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser, prog="eson"
     )
 
     def io_options(sub: argparse.ArgumentParser) -> None:
@@ -434,7 +469,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     toon = commands.add_parser("toon", help="JSON to and from TOON")
     toon_commands = toon.add_subparsers(
-        dest="toon_command", required=True, metavar="COMMAND", parser_class=_Parser
+        dest="toon_command", required=True, metavar="COMMAND", parser_class=_Parser, prog="eson toon"
     )
     toon_encode = toon_commands.add_parser("encode", help="JSON to TOON")
     io_options(toon_encode)
