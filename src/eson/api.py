@@ -41,10 +41,50 @@ if TYPE_CHECKING:
     from eson.schema.binding import Problem
     from eson.wire.repairs import Repair
 
-# The typed machinery (eson.codecs.eson_typed, eson.schema: the model
-# compilers, and through them msgspec) is imported by the functions that
-# need it, on first use: untyped reading and writing never load it, so
-# ``import eson`` stays light (tests/test_startup.py counts the modules).
+
+class _Typed:
+    """The typed machinery's entry points, imported when the first typed call makes one.
+
+    Untyped reading and writing never load :mod:`eson.codecs.eson_typed` nor
+    :mod:`eson.schema` (the model compilers, and through them msgspec), so
+    ``import eson`` stays light (tests/test_startup.py counts the modules).
+    Held here once loaded: a typed call then costs one global lookup, not
+    the import statements it would repeat on every call.
+    """
+
+    __slots__ = ("check_options", "encode_model", "is_model_class", "reader_for", "writer_for")
+
+    def __init__(self) -> None:
+        from eson.codecs.eson_typed import encode_model, reader_for, writer_for
+        from eson.codecs.validation import check_options
+        from eson.schema.compile import is_model_class
+
+        self.check_options = check_options
+        self.encode_model = encode_model
+        self.is_model_class = is_model_class
+        self.reader_for = reader_for
+        self.writer_for = writer_for
+
+
+_typed: _Typed | None = None
+
+
+def _load_typed() -> _Typed:
+    global _typed
+    _typed = _Typed()
+    return _typed
+
+
+#: ``(Ok, Err)`` once :func:`try_decode` has loaded :mod:`eson.results` (dataclasses).
+_results: tuple[type[Ok[Any]], type[Err]] | None = None
+
+
+def _load_results() -> tuple[type[Ok[Any]], type[Err]]:
+    global _results
+    from eson.results import Err, Ok
+
+    _results = (Ok, Err)
+    return _results
 
 __all__ = [
     "DecodeResult",
@@ -139,12 +179,9 @@ def encode(value: object, *, number: bool | None = None) -> str:
         TypeError: for a model type that breaks an ESON schema rule.
     """
     if not isinstance(value, Mapping):
-        from eson.schema.compile import is_model_class
-
-        if is_model_class(type(value)):
-            from eson.codecs.eson_typed import encode_model
-
-            return encode_model(value, number)
+        typed = _typed or _load_typed()
+        if typed.is_model_class(type(value)):
+            return typed.encode_model(value, number)
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]
 
 
@@ -249,9 +286,7 @@ def decode(
     if type is None:
         _untyped_options(validation_strict, context)
         return decode_document(text, strict=strict, repairs=repairs, partial=partial)
-    from eson.codecs.eson_typed import reader_for
-
-    result: T = reader_for(type).decode(
+    result: T = (_typed or _load_typed()).reader_for(type).decode(
         text, strict, repairs, partial, validation_strict=validation_strict, context=context
     )
     return result
@@ -375,8 +410,7 @@ def try_decode(
         that is not a valid model class, or options that do not apply,
         still raise ``TypeError``.
     """
-    from eson.results import Err, Ok
-
+    ok, err = _results or _load_results()
     check_reading(strict)
     log: list[Repair] = []
     try:
@@ -384,17 +418,15 @@ def try_decode(
             _untyped_options(validation_strict, context)
             value: Any = decode_document(text, strict=strict, repairs=log)
         else:
-            from eson.codecs.eson_typed import reader_for
-
-            value = reader_for(type).decode(
+            value = (_typed or _load_typed()).reader_for(type).decode(
                 text, strict, log, validation_strict=validation_strict, context=context
             )
     except ESONError as exc:
-        return Err(exc, repairs=tuple(log))
+        return err(exc, repairs=tuple(log))
     finally:
         if repairs is not None:
             repairs.extend(log)
-    return Ok(value, repairs=tuple(log))
+    return ok(value, repairs=tuple(log))
 
 
 class Encoder:
@@ -417,13 +449,10 @@ class Encoder:
     def encode(self, value: object) -> str:
         """Encode a mapping or a model instance (see :func:`eson.encode`)."""
         if not isinstance(value, Mapping):
-            from eson.schema.compile import is_model_class
-
+            typed = _typed or _load_typed()
             cls = builtins.type(value)
-            if is_model_class(cls):
-                from eson.codecs.eson_typed import writer_for
-
-                return writer_for(cls).encode(value, self.number)
+            if typed.is_model_class(cls):
+                return typed.writer_for(cls).encode(value, self.number)
         return encode_document(value, number=bool(self.number))  # type: ignore[arg-type]
 
 
@@ -487,11 +516,9 @@ class Decoder(Generic[T]):
             self._reader = None
             _untyped_options(validation_strict, context)
         else:
-            from eson.codecs.eson_typed import reader_for
-            from eson.codecs.validation import check_options
-
-            self._reader = reader = reader_for(type)
-            check_options(reader.binding, validation_strict, context)
+            typed = _typed or _load_typed()
+            self._reader = reader = typed.reader_for(type)
+            typed.check_options(reader.binding, validation_strict, context)
 
     def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
         """Decode one document (see :func:`eson.decode`); a lenient read records into ``repairs``."""
