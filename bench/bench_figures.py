@@ -34,6 +34,8 @@ import pydantic
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_startup import measure as measure_startup
+from bench_startup import print_rows as print_startup_rows
 from handoff import make_handoff
 from timing import interleaved_best, machine
 
@@ -492,6 +494,12 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=20_000)
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--peer-python", default=".venv-313/bin/python")
+    parser.add_argument(
+        "--startup-rounds",
+        type=int,
+        default=5,
+        help="fresh processes per start-up case (bench/bench_startup.py); 0 skips them",
+    )
     parser.add_argument("--mode", choices=["both", "this"], default="both", help=argparse.SUPPRESS)
     args = parser.parse_args()
     run = measure(args.records, args.large)
@@ -555,6 +563,10 @@ def main() -> None:
             f"{peer['msgspec']}): encode {peer['ratios']['encode']:.2f}x, decode "
             f"{peer['ratios']['decode']:.2f}x msgspec.json in its own run"
         )
+    startup = measure_startup(args.startup_rounds) if args.startup_rounds > 0 else None
+    if startup is not None:
+        print()
+        print_startup_rows(startup)
     if args.json:
         payload = {
             "schema": "typed-eson-bench/1",
@@ -566,6 +578,7 @@ def main() -> None:
             "runs": runs,
             "peers": {"msgspec-toon": peer},
             "speed": {"rows": speed_rows(runs)},
+            "startup": startup,
         }
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n")
         print(f"\nwrote {args.json}")

@@ -21,7 +21,11 @@ The agent layer's names (``eson.count_tokens``, ``eson.choose``,
 ``eson.detect``, ``eson.lint``, ``eson.prompt`` ...) load on first use, so
 ``import eson`` stays light and never imports a tokenizer.  ``eson.eval``
 (measuring a model on each format, :mod:`eson.eval`) loads on first use too,
-and imports httpx only when a run starts.
+and imports httpx only when a run starts.  So do ``eson.Ok``, ``eson.Err``
+and ``eson.Repair`` (dataclasses: :mod:`dataclasses` is not imported by
+``import eson``), and the typed machinery (:mod:`eson.schema`, the typed
+codecs, msgspec) loads on the first typed call.  ``tests/test_startup.py``
+holds ``import eson`` to that.
 """
 
 from __future__ import annotations
@@ -33,8 +37,6 @@ from eson.api import (
     Decoder,
     DecodeResult,
     Encoder,
-    Err,
-    Ok,
     decode,
     encode,
     try_decode,
@@ -49,7 +51,6 @@ from eson.errors import (
     TruncatedError,
     ValidationError,
 )
-from eson.wire.repairs import Repair
 
 
 def _version() -> str:
@@ -70,6 +71,8 @@ def _version() -> str:
 #: ``TYPE_CHECKING`` imports below spell it out for static tools; a test
 #: checks that they agree).
 _LAZY: dict[str, str] = {
+    **dict.fromkeys(("Ok", "Err"), "eson.results"),
+    "Repair": "eson.wire.repairs",
     **dict.fromkeys(("Message", "Record"), "eson.pydantic"),
     **dict.fromkeys(
         (
@@ -159,6 +162,8 @@ if TYPE_CHECKING:
         prompt_cost,
     )
     from eson.pydantic import Message, Record
+    from eson.results import Err, Ok
+    from eson.wire.repairs import Repair
 
     __version__: str
 

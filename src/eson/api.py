@@ -28,20 +28,61 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union, overload
 
-from eson.codecs.eson_typed import encode_model, reader_for, writer_for
-from eson.codecs.validation import check_options, plain_place
 from eson.errors import ESONError
-from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
 from eson.wire.options import strict_flag
-from eson.wire.repairs import Repair
 
 if TYPE_CHECKING:
-    pass
+    from eson.results import Err, Ok
+    from eson.wire.repairs import Repair
+
+
+class _Typed:
+    """The typed machinery's entry points, imported when the first typed call makes one.
+
+    Untyped reading and writing never load :mod:`eson.codecs.eson_typed` nor
+    :mod:`eson.schema` (the model compilers, and through them msgspec), so
+    ``import eson`` stays light (tests/test_startup.py counts the modules).
+    Held here once loaded: a typed call then costs one global lookup, not
+    the import statements it would repeat on every call.
+    """
+
+    __slots__ = ("check_options", "encode_model", "is_model_class", "reader_for", "writer_for")
+
+    def __init__(self) -> None:
+        from eson.codecs.eson_typed import encode_model, reader_for, writer_for
+        from eson.codecs.validation import check_options
+        from eson.schema.compile import is_model_class
+
+        self.check_options = check_options
+        self.encode_model = encode_model
+        self.is_model_class = is_model_class
+        self.reader_for = reader_for
+        self.writer_for = writer_for
+
+
+_typed: _Typed | None = None
+
+
+def _load_typed() -> _Typed:
+    global _typed
+    _typed = _Typed()
+    return _typed
+
+
+#: ``(Ok, Err)`` once :func:`try_decode` has loaded :mod:`eson.results` (dataclasses).
+_results: tuple[type[Ok[Any]], type[Err]] | None = None
+
+
+def _load_results() -> tuple[type[Ok[Any]], type[Err]]:
+    global _results
+    from eson.results import Err, Ok
+
+    _results = (Ok, Err)
+    return _results
 
 __all__ = [
     "DecodeResult",
@@ -59,42 +100,6 @@ __all__ = [
 T = TypeVar("T")
 
 Data = str | bytes | bytearray | memoryview
-
-
-@dataclass(frozen=True, slots=True)
-class Ok(Generic[T]):
-    """A successful :func:`try_decode`: ``ok`` is ``True``, ``value`` the decoded value.
-
-    ``error`` is ``None``.  An ``Ok`` is truthy, so ``if result:`` means the
-    same as ``if result.ok:``.  ``repairs`` holds the :class:`eson.Repair`
-    of each fix a lenient read (``strict=False``) made, in line order
-    (empty for a strict read or canonical text).
-    """
-
-    value: T
-    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
-    ok: Literal[True] = field(default=True, init=False, repr=False)
-    error: None = field(default=None, init=False, repr=False)
-
-    def __bool__(self) -> Literal[True]:
-        return True
-
-
-@dataclass(frozen=True, slots=True)
-class Err:
-    """A failed :func:`try_decode`: ``ok`` is ``False``, ``error`` what stopped it.
-
-    ``value`` is ``None``.  An ``Err`` is falsy.  ``repairs`` holds what a
-    lenient read had repaired before it failed (see :class:`Ok`).
-    """
-
-    error: ESONError
-    repairs: tuple[Repair, ...] = field(default=(), kw_only=True, repr=False, compare=False)
-    ok: Literal[False] = field(default=False, init=False, repr=False)
-    value: None = field(default=None, init=False, repr=False)
-
-    def __bool__(self) -> Literal[False]:
-        return False
 
 
 if TYPE_CHECKING:
@@ -120,15 +125,27 @@ else:
         __slots__ = ()
 
         def __getitem__(self, item: Any) -> Any:
+            from eson.results import Err, Ok
+
             return Union[Ok[item], Err]  # noqa: UP007
 
         def __instancecheck__(self, instance: Any) -> bool:
+            from eson.results import Err, Ok
+
             return isinstance(instance, (Ok, Err))
 
         def __repr__(self) -> str:
             return "eson.DecodeResult"
 
     DecodeResult = _DecodeResult()
+
+    def __getattr__(name: str) -> Any:
+        """``Ok`` and ``Err``, defined in :mod:`eson.results` (loaded on first use)."""
+        if name in ("Ok", "Err"):
+            import eson.results
+
+            return getattr(eson.results, name)
+        raise AttributeError(f"module 'eson.api' has no attribute {name!r}")
 
 _NO_TYPE = (
     "validation_strict= and context= are options of typed decoding; pass type= too"
@@ -159,8 +176,10 @@ def encode(value: object, *, number: bool | None = None) -> str:
         eson.EncodeError: for values ESON cannot represent, naming where.
         TypeError: for a model type that breaks an ESON schema rule.
     """
-    if not isinstance(value, Mapping) and is_model_class(type(value)):
-        return encode_model(value, number)
+    if not isinstance(value, Mapping):
+        typed = _typed or _load_typed()
+        if typed.is_model_class(type(value)):
+            return typed.encode_model(value, number)
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]
 
 
@@ -265,7 +284,7 @@ def decode(
     if type is None:
         _untyped_options(validation_strict, context)
         return decode_document(text, strict=strict, repairs=repairs, partial=partial)
-    result: T = reader_for(type).decode(
+    result: T = (_typed or _load_typed()).reader_for(type).decode(
         text, strict, repairs, partial, validation_strict=validation_strict, context=context
     )
     return result
@@ -304,7 +323,7 @@ def validate(
             ``strict``, or a ``context`` for a msgspec type.
     """
     from eson.codecs.feedback import attach_expected
-    from eson.codecs.validation import validation_error
+    from eson.codecs.validation import check_options, plain_place, validation_error
     from eson.schema.compile import document_schema
 
     schema = document_schema(type)
@@ -367,6 +386,7 @@ def try_decode(
         that is not a valid model class, or options that do not apply,
         still raise ``TypeError``.
     """
+    ok, err = _results or _load_results()
     check_reading(strict)
     log: list[Repair] = []
     try:
@@ -374,15 +394,15 @@ def try_decode(
             _untyped_options(validation_strict, context)
             value: Any = decode_document(text, strict=strict, repairs=log)
         else:
-            value = reader_for(type).decode(
+            value = (_typed or _load_typed()).reader_for(type).decode(
                 text, strict, log, validation_strict=validation_strict, context=context
             )
     except ESONError as exc:
-        return Err(exc, repairs=tuple(log))
+        return err(exc, repairs=tuple(log))
     finally:
         if repairs is not None:
             repairs.extend(log)
-    return Ok(value, repairs=tuple(log))
+    return ok(value, repairs=tuple(log))
 
 
 class Encoder:
@@ -405,9 +425,10 @@ class Encoder:
     def encode(self, value: object) -> str:
         """Encode a mapping or a model instance (see :func:`eson.encode`)."""
         if not isinstance(value, Mapping):
+            typed = _typed or _load_typed()
             cls = builtins.type(value)
-            if is_model_class(cls):
-                return writer_for(cls).encode(value, self.number)
+            if typed.is_model_class(cls):
+                return typed.writer_for(cls).encode(value, self.number)
         return encode_document(value, number=bool(self.number))  # type: ignore[arg-type]
 
 
@@ -467,11 +488,13 @@ class Decoder(Generic[T]):
         self.partial = partial
         self.validation_strict = validation_strict
         self.context = context
-        self._reader = reader_for(type) if type is not None else None
-        if self._reader is None:
+        if type is None:
+            self._reader = None
             _untyped_options(validation_strict, context)
         else:
-            check_options(self._reader.binding, validation_strict, context)
+            typed = _typed or _load_typed()
+            self._reader = reader = typed.reader_for(type)
+            typed.check_options(reader.binding, validation_strict, context)
 
     def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
         """Decode one document (see :func:`eson.decode`); a lenient read records into ``repairs``."""

@@ -32,16 +32,16 @@ import contextlib
 import errno
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Union
 
 from eson.errors import ESONError, printable
+from eson.wire.eson_lexicon import lazy_pattern
 
 __all__ = ["main"]
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
+_SURROGATES = lazy_pattern("[\ud800-\udfff]")
 
 #: Largest indentation a flag accepts (a huge one would only make huge output).
 MAX_INDENT = 32
@@ -337,8 +337,41 @@ def _indent(least: int) -> Callable[[str], int]:
     return parse
 
 
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it (``COLUMNS``, then the tty).
+
+    Here so that argparse need not import :mod:`shutil` (with bz2, lzma and
+    zlib) on every run just to learn a width that only ``--help`` uses.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, given the width argparse would find (see :func:`_columns`).
+
+    argparse makes a formatter for every ``add_argument`` (to check its
+    metavar), and the stock one imports :mod:`shutil` to find the width.
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, like every other error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {printable(message)} (see {self.prog} --help)\n")
@@ -355,11 +388,26 @@ class _MovedFlag(argparse.Action):
         parser.error(self.instead)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of the ``eson`` command."""
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand an argument list names (its first word that is not an option)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser of the ``eson`` command.
+
+    Args:
+        command: The subcommand about to run, when known: the other
+            subcommands are then listed (for ``--help`` and usage errors)
+            without their own arguments, so that ``eson encode`` never
+            imports what only ``eson eval`` needs (:mod:`eson.eval`).
+            ``None`` builds them all.
+    """
     parser = _Parser(prog="eson", description="Convert between JSON and ESON (and TOON).")
+    # Each add_subparsers() names its prog: left to argparse, it formats a
+    # usage line to find it (see _Formatter for why that is worth avoiding).
     commands = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser, prog="eson"
     )
 
     def io_options(sub: argparse.ArgumentParser) -> None:
@@ -421,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     toon = commands.add_parser("toon", help="JSON to and from TOON")
     toon_commands = toon.add_subparsers(
-        dest="toon_command", required=True, metavar="COMMAND", parser_class=_Parser
+        dest="toon_command", required=True, metavar="COMMAND", parser_class=_Parser, prog="eson toon"
     )
     toon_encode = toon_commands.add_parser("encode", help="JSON to TOON")
     io_options(toon_encode)
@@ -464,9 +512,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser(
         "eval", help="measure how well a model reads and writes each format (typed-eson[eval])"
     )
-    from eson.eval.cli import add_arguments
+    if command is None or command == "eval":
+        from eson.eval.cli import add_arguments
 
-    add_arguments(evaluate, _model_type)
+        add_arguments(evaluate, _model_type)
     evaluate.set_defaults(run=_eval)
 
     demo = commands.add_parser("demo", help="encode a sample agent handoff, compare with JSON")
@@ -497,8 +546,9 @@ def _silence_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 failed, 2 usage, 130 interrupted)."""
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        parser = build_parser(_command_of(words))
+        args = parser.parse_args(words)
         run: Callable[[argparse.Namespace], Union[str, tuple[str, int]]] = args.run  # noqa: UP007
         result = run(args)
         text, status = result if isinstance(result, tuple) else (result, 0)

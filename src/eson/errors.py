@@ -33,11 +33,13 @@ decides how input is shown.
 
 from __future__ import annotations
 
-import copy
-import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from typing_extensions import Self
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+# copy, json and typing_extensions are imported where they are used (an
+# error's rare paths), not on ``import eson``: tests/test_startup.py.
 
 __all__ = [
     "ECHO_LIMIT",
@@ -124,6 +126,8 @@ def echo_value(value: Any, limit: int = ECHO_LIMIT) -> str:
 
     Clipped to ``limit`` characters with ``...``; escapes as :func:`printable`.
     """
+    import json
+
     try:
         text = json.dumps(value, ensure_ascii=False, default=_text_of)
     except (TypeError, ValueError, RecursionError):
@@ -248,6 +252,8 @@ class ESONError(ValueError):
         """
         if not offset:
             return self
+        import copy
+
         moved = copy.copy(self)
         moved.__dict__.update(self.__dict__)
         if moved.line is not None:

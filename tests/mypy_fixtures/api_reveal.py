@@ -40,7 +40,7 @@ reveal_type(Review.from_eson(text).to_eson())  # N: Revealed type is "str"
 reveal_type(eson.decode(text, type=Review))  # N: Revealed type is "api_reveal.Review"
 reveal_type(eson.decode(text, type=Scan))  # N: Revealed type is "api_reveal.Scan"
 reveal_type(eson.decode(text))  # N: Revealed type is "dict[str, Any]"
-reveal_type(eson.try_decode(text, type=Review))  # N: Revealed type is "eson.api.Ok[api_reveal.Review] | eson.api.Err"
+reveal_type(eson.try_decode(text, type=Review))  # N: Revealed type is "eson.results.Ok[api_reveal.Review] | eson.results.Err"
 reveal_type(eson.try_decode(text, type=Review).value)  # N: Revealed type is "api_reveal.Review | None"
 decoder = eson.Decoder(FollowUp)
 reveal_type(decoder)  # N: Revealed type is "eson.api.Decoder[api_reveal.FollowUp]"

@@ -19,7 +19,6 @@ Errors here carry no location; the document reader and writer add it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
@@ -39,6 +38,7 @@ from eson.wire.eson_lexicon import (
     NUMBER_START,
     UNSAFE_BESIDE_LF_CLASS,
     UNSAFE_INSIDE_CLASS,
+    lazy_pattern,
 )
 from eson.wire.eson_numbers import NUMBER_RE, format_float, parse_number
 
@@ -57,7 +57,7 @@ _MISSING: Any = object()
 
 # Anything that forces a string into its quoted JSON form, except the two
 # whole-string rules (number lookalike, literal lookalike) checked apart.
-_QUOTE_TRIGGER = re.compile(
+_QUOTE_TRIGGER = lazy_pattern(
     rf"\A[{JS_SPACE_CLASS}{JSON_START_CLASS}]|[{JS_SPACE_CLASS}]\Z|[{UNSAFE_INSIDE_CLASS}]"
 )
 # Column fast paths look at the set of first and last characters of a column.
@@ -67,11 +67,11 @@ _last_char = itemgetter(-1)
 # A string starting with one of these might need quotes ("" and "01" among them).
 _SUSPECT_FIRST = JS_SPACE_CHARS | NOT_BARE_FIRST
 _SUSPECT_LAST = JS_SPACE_CHARS
-_UNSAFE_INSIDE = re.compile(f"[{UNSAFE_BESIDE_LF_CLASS}]")
+_UNSAFE_INSIDE = lazy_pattern(f"[{UNSAFE_BESIDE_LF_CLASS}]")
 # Decoding: cells starting with one of these are not bare strings.
 _NOT_BARE_FIRST = NOT_BARE_FIRST
-_COLUMN_INTS = re.compile(rf"(?:{INT_SOURCE}\n)*{INT_SOURCE}")
-_COLUMN_NUMBERS = re.compile(rf"(?:{NUMBER_SOURCE}\n)*{NUMBER_SOURCE}")
+_COLUMN_INTS = lazy_pattern(rf"(?:{INT_SOURCE}\n)*{INT_SOURCE}")
+_COLUMN_NUMBERS = lazy_pattern(rf"(?:{NUMBER_SOURCE}\n)*{NUMBER_SOURCE}")
 _NUMBER_START = NUMBER_START
 _JSON_START = JSON_START
 _int_repr = int.__repr__

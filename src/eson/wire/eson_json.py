@@ -19,15 +19,17 @@ without bound.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eson.accelerator import native
 from eson.errors import EncodeError, echo
-from eson.wire.eson_lexicon import MAX_JSON_DEPTH
+from eson.wire.eson_lexicon import MAX_JSON_DEPTH, lazy_pattern
 from eson.wire.eson_numbers import format_float
+
+if TYPE_CHECKING:
+    import json
 
 __all__ = [
     "MAX_DEPTH",
@@ -45,10 +47,9 @@ MAX_DEPTH = MAX_JSON_DEPTH
 #: Largest integer a JavaScript number holds exactly (2**53 - 1).
 MAX_SAFE_INTEGER = 2**53 - 1
 
-_dump_str: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
-_JS_ESCAPES = re.compile("[\u2028\u2029\ud800-\udfff]")
+_JS_ESCAPES = lazy_pattern("[\u2028\u2029\ud800-\udfff]")
 #: A high surrogate directly followed by a low one, as two code points.
-_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_SPLIT_PAIR = lazy_pattern("[\ud800-\udbff][\udc00-\udfff]")
 
 
 class NestingError(ValueError):
@@ -71,7 +72,7 @@ def quote(text: str) -> str:
         quoted: str | None = native.quote(text)
         if quoted is not None:
             return quoted
-    quoted = _dump_str(text)
+    quoted = (_dump_str or _json_codecs()[0])(text)
     if _JS_ESCAPES.search(quoted) is not None:
         pair = _SPLIT_PAIR.search(text)
         if pair is not None:
@@ -164,7 +165,21 @@ def _finite_float(text: str) -> float:
     return number
 
 
-_decoder = json.JSONDecoder(parse_float=_finite_float, parse_constant=_reject_constant)
+#: The standard library's JSON codecs as this module uses them: made on first
+#: use, so that ``import eson`` does not import :mod:`json`
+#: (tests/test_startup.py).
+_dump_str: Callable[[str], str] | None = None
+_decoder: json.JSONDecoder | None = None
+
+
+def _json_codecs() -> tuple[Callable[[str], str], json.JSONDecoder]:
+    global _dump_str, _decoder
+    import json
+
+    if _dump_str is None or _decoder is None:
+        _decoder = json.JSONDecoder(parse_float=_finite_float, parse_constant=_reject_constant)
+        _dump_str = json.JSONEncoder(ensure_ascii=False).encode
+    return _dump_str, _decoder
 
 
 def load_json(text: str) -> Any:
@@ -175,12 +190,17 @@ def load_json(text: str) -> Any:
     """
     if text.count("[") + text.count("{") > MAX_DEPTH and nested_deeper_than(text, MAX_DEPTH):
         raise ValueError(f"nested value is deeper than {MAX_DEPTH} levels")
+    decoder = _decoder or _json_codecs()[1]
     try:
-        return _decoder.decode(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+        return decoder.decode(text)
     except RecursionError:
         raise ValueError("nested value is too deep") from None
+    except ValueError as exc:
+        from json import JSONDecodeError
+
+        if not isinstance(exc, JSONDecodeError):  # _finite_float's, _reject_constant's
+            raise
+        raise ValueError(f"malformed JSON ({exc.msg} at column {exc.colno})") from None
 
 
 def nested_deeper_than(text: str, limit: int) -> bool:

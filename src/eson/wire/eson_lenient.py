@@ -37,7 +37,13 @@ import re
 
 from eson.errors import DecodeError
 from eson.wire.eson_cells import decode_cell
-from eson.wire.eson_lexicon import CELL_SPACE, DIGITS_SOURCE, HEAD_SPACE, NAME_SOURCE
+from eson.wire.eson_lexicon import (
+    CELL_SPACE,
+    DIGITS_SOURCE,
+    HEAD_SPACE,
+    NAME_SOURCE,
+    lazy_pattern,
+)
 
 __all__ = [
     "CELL_SPACE",
@@ -51,9 +57,9 @@ __all__ = [
 
 _NAME = NAME_SOURCE
 _SPACE_CLASS = "[" + re.escape(HEAD_SPACE) + "]"
-_LOOSE_SCALAR = re.compile(rf"({_NAME})({_SPACE_CLASS}*)=({_SPACE_CLASS}*)(.*)", re.DOTALL)
-_COMMA_SPACE = re.compile(r",[ \t]+")
-_FIELD_LIST = re.compile(rf"({_NAME}(?:\[{DIGITS_SOURCE}\])?)\{{([^}}]*)\}}")
+_LOOSE_SCALAR = lazy_pattern(rf"({_NAME})({_SPACE_CLASS}*)=({_SPACE_CLASS}*)(.*)", re.DOTALL)
+_COMMA_SPACE = lazy_pattern(r",[ \t]+")
+_FIELD_LIST = lazy_pattern(rf"({_NAME}(?:\[{DIGITS_SOURCE}\])?)\{{([^}}]*)\}}")
 
 Note = tuple[str, str]  # (repair kind, what was done)
 

@@ -16,7 +16,83 @@ are JSON's; :mod:`eson.wire.toon_lexicon` takes them from here too.
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
+
+# -- regular expressions compiled on first use ---------------------------------------
+
+#: The methods of a compiled pattern that :class:`LazyPattern` hands on.
+_PATTERN_METHODS = ("findall", "finditer", "fullmatch", "match", "search", "split", "sub")
+
+
+class LazyPattern:
+    """A regular expression compiled the first time it is used, not on import.
+
+    The modules that ``import eson`` loads define their patterns as
+    ``LazyPattern`` (``re.compile`` of them all would cost ``import eson``
+    a few milliseconds; tests/test_startup.py counts the compilations).
+    Its methods are ``re.Pattern``'s; the first call compiles the pattern
+    and puts the compiled pattern's own bound methods on the holder, so
+    every later call goes straight to them, as fast as the compiled
+    pattern's.
+
+    Args:
+        pattern: The expression's source.
+        flags: ``re`` flags, as for ``re.compile``.
+    """
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern (compiled once; the methods then skip this holder)."""
+        compiled = re.compile(self.pattern, self.flags)
+        for name in _PATTERN_METHODS:
+            setattr(self, name, getattr(compiled, name))
+        return compiled
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        """``re.Pattern.match``."""
+        return self.compiled().match(string, pos, endpos)
+
+    def fullmatch(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[str] | None:
+        """``re.Pattern.fullmatch``."""
+        return self.compiled().fullmatch(string, pos, endpos)
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        """``re.Pattern.search``."""
+        return self.compiled().search(string, pos, endpos)
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
+        """``re.Pattern.sub``."""
+        return self.compiled().sub(repl, string, count)
+
+    def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
+        """``re.Pattern.split``."""
+        return self.compiled().split(string, maxsplit)
+
+    def finditer(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        """``re.Pattern.finditer``."""
+        return self.compiled().finditer(string, pos, endpos)
+
+    def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
+        """``re.Pattern.findall``."""
+        return self.compiled().findall(string, pos, endpos)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r})"
+
+
+def lazy_pattern(pattern: str, flags: int = 0) -> LazyPattern:
+    """``re.compile(pattern, flags)``, done on first use: see :class:`LazyPattern`."""
+    return LazyPattern(pattern, flags)
+
 
 # -- the header ---------------------------------------------------------------------
 
@@ -101,7 +177,7 @@ COUNT_SOURCE = r"0|[1-9][0-9]*"
 #: The digits of a record array's count or row number as ESON writes them.
 DIGITS_SOURCE = "[0-9]+"
 #: Compiled matcher for one whole number; use ``NUMBER_RE.fullmatch(text)``.
-NUMBER_RE = re.compile(NUMBER_SOURCE)
+NUMBER_RE = lazy_pattern(NUMBER_SOURCE)
 
 # -- strings ------------------------------------------------------------------------
 

@@ -7,9 +7,7 @@ an encoder rejects any other key rather than escaping it.
 
 from __future__ import annotations
 
-import re
-
-from eson.wire.eson_lexicon import NAME_SOURCE
+from eson.wire.eson_lexicon import NAME_SOURCE, lazy_pattern
 
 __all__ = ["NAME_PATTERN", "NAME_RE", "is_name"]
 
@@ -17,7 +15,7 @@ __all__ = ["NAME_PATTERN", "NAME_RE", "is_name"]
 NAME_PATTERN = NAME_SOURCE
 
 #: Compiled matcher for one whole name; use ``NAME_RE.fullmatch(text)``.
-NAME_RE = re.compile(NAME_PATTERN)
+NAME_RE = lazy_pattern(NAME_PATTERN)
 
 
 def is_name(text: object) -> bool:

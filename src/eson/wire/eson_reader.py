@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import methodcaller
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from eson.accelerator import MODE_GENERIC, RAW, native
 from eson.errors import CountError, DecodeError, echo
@@ -35,10 +34,15 @@ from eson.wire.eson_lenient import (
     strip_row,
     strip_scalar_cell,
 )
-from eson.wire.eson_lexicon import DIGITS_SOURCE, HEADER, VERSION_SOURCE
+from eson.wire.eson_lexicon import DIGITS_SOURCE, HEADER, VERSION_SOURCE, lazy_pattern
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
 from eson.wire.lines import whole_text
-from eson.wire.repairs import Repair, RepairLog
+
+if TYPE_CHECKING:
+    from eson.wire.repairs import Repair, RepairKind, RepairLog
+
+# eson.wire.repairs (a dataclass, and with it dataclasses and inspect) is
+# imported by the lenient paths that record a repair, not by ``import eson``.
 
 __all__ = [
     "HEADER",
@@ -74,10 +78,10 @@ __all__ = [
 
 SectionKind = Literal["scalar", "array", "records", "record"]
 
-_SCALAR_HEAD = re.compile(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
-_SECTION_HEAD = re.compile(rf"({NAME_PATTERN})(?:\[({DIGITS_SOURCE})\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
-_VERSION_HEAD = re.compile(VERSION_SOURCE)
-_NAME_START = re.compile(NAME_PATTERN)
+_SCALAR_HEAD = lazy_pattern(rf"({NAME_PATTERN})=(.*)", re.DOTALL)
+_SECTION_HEAD = lazy_pattern(rf"({NAME_PATTERN})(?:\[({DIGITS_SOURCE})\])?(?:\{{([^}}]*)\}})?", re.DOTALL)
+_VERSION_HEAD = lazy_pattern(VERSION_SOURCE)
+_NAME_START = lazy_pattern(NAME_PATTERN)
 _split_tab = methodcaller("split", "\t")
 # Sections with fewer rows than this build dicts with zip; generating a builder
 # only pays for itself on longer arrays (and bounds work on hostile documents).
@@ -87,7 +91,6 @@ _BUILDER_THRESHOLD = 16
 _BUILDER_MAX_FIELDS = 64
 
 
-@dataclass(slots=True)
 class Section:
     """One top-level entry of a document, with its body still as text.
 
@@ -102,15 +105,46 @@ class Section:
         joined: The body lines of a record section joined by ``"\t\n\t"``,
             when a lenient read made that text already (:func:`split_columns`
             reuses it).
+
+    A plain class with slots, not a dataclass: :mod:`dataclasses` (and
+    :mod:`inspect` with it) stays out of ``import eson``.
     """
 
-    name: str
-    kind: SectionKind
-    line: int
-    fields: tuple[str, ...] | None
-    count: int
-    body: list[str]
-    joined: str | None = field(default=None, repr=False, compare=False)
+    __slots__ = ("body", "count", "fields", "joined", "kind", "line", "name")
+
+    def __init__(
+        self,
+        name: str,
+        kind: SectionKind,
+        line: int,
+        fields: tuple[str, ...] | None,
+        count: int,
+        body: list[str],
+        joined: str | None = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.line = line
+        self.fields = fields
+        self.count = count
+        self.body = body
+        self.joined = joined
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.kind, self.line, self.fields, self.count, self.body)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Section:
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return (
+            f"Section(name={self.name!r}, kind={self.kind!r}, line={self.line!r}, "
+            f"fields={self.fields!r}, count={self.count!r}, body={self.body!r})"
+        )
 
     @property
     def numbered(self) -> bool:
@@ -128,7 +162,6 @@ def text_of(data: str | bytes | bytearray | memoryview, label: str = "ESON") -> 
     return whole_text(data, label, DecodeError)
 
 
-@dataclass(frozen=True, slots=True)
 class SplitText:
     """A document already cut into lines (by a reader that had to split it anyway).
 
@@ -138,8 +171,14 @@ class SplitText:
         terminated: Whether the last line had a line break.
     """
 
-    lines: list[str]
-    terminated: bool
+    __slots__ = ("lines", "terminated")
+
+    def __init__(self, lines: list[str], terminated: bool) -> None:
+        self.lines = lines
+        self.terminated = terminated
+
+    def __repr__(self) -> str:
+        return f"SplitText(lines={self.lines!r}, terminated={self.terminated!r})"
 
 
 Document = str | bytes | bytearray | memoryview | SplitText
@@ -204,11 +243,11 @@ def read_header(line: str, log: RepairLog | None, headerless: bool) -> bool:
         stripped = line.rstrip(HEAD_SPACE)
         if stripped == HEADER:
             log.append(
-                Repair(1, "line-end-space", f"removed the white space after the header {HEADER}")
+                _repair(1, "line-end-space", f"removed the white space after the header {HEADER}")
             )
             return True
         if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(line):
-            log.append(Repair(1, "missing-header", f"read as if the header {HEADER} came first"))
+            log.append(_repair(1, "missing-header", f"read as if the header {HEADER} came first"))
             return False
     if _VERSION_HEAD.fullmatch(line):
         raise DecodeError(
@@ -331,7 +370,6 @@ def scan_sections(
     return sections
 
 
-@dataclass(slots=True)
 class Head:
     """An entry's head line, read.
 
@@ -345,12 +383,29 @@ class Head:
         cell: A scalar entry's cell text, else ``None``.
     """
 
-    name: str
-    kind: SectionKind
-    fields: tuple[str, ...] | None
-    count: int
-    count_text: str | None = None
-    cell: str | None = None
+    __slots__ = ("cell", "count", "count_text", "fields", "kind", "name")
+
+    def __init__(
+        self,
+        name: str,
+        kind: SectionKind,
+        fields: tuple[str, ...] | None,
+        count: int,
+        count_text: str | None = None,
+        cell: str | None = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.fields = fields
+        self.count = count
+        self.count_text = count_text
+        self.cell = cell
+
+    def __repr__(self) -> str:
+        return (
+            f"Head(name={self.name!r}, kind={self.kind!r}, fields={self.fields!r}, "
+            f"count={self.count!r}, count_text={self.count_text!r}, cell={self.cell!r})"
+        )
 
 
 _HUGE_COUNT = 10**18
@@ -384,7 +439,7 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
             if log is not None:
                 if is_blank(line):
                     log.append(
-                        Repair(line_no, "blank-line", "skipped a blank line between entries")
+                        _repair(line_no, "blank-line", "skipped a blank line between entries")
                     )
                     return None
                 repaired = repair_head(line)
@@ -468,9 +523,23 @@ def _short_body(head: Head, lines: list[str], index: int) -> DecodeError:
     return count_error(head, len(lines) - index - 1, index + 1, stray + 1, lines[stray])
 
 
+def _repair(
+    line: int,
+    kind: RepairKind,
+    detail: str,
+    section: str | None = None,
+    row: int | None = None,
+    field: str | None = None,
+) -> Repair:
+    """A :class:`~eson.wire.repairs.Repair`, its module imported on the first one."""
+    from eson.wire.repairs import Repair
+
+    return Repair(line, kind, detail, section, row, field)
+
+
 def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repair:
     """(partial) The repair recording an array cut short by the end of the text."""
-    return Repair(
+    return _repair(
         line_no,
         "rows-missing",
         f"the text ends after {kept} of the {_declared(head.count_text or '1')} declared rows"
@@ -481,7 +550,7 @@ def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repa
 
 
 def _note(log: RepairLog, line: int, notes: list[tuple[str, str]], section: str) -> None:
-    log.extend(Repair(line, kind, detail, section) for kind, detail in notes)  # type: ignore[arg-type]
+    log.extend(_repair(line, kind, detail, section) for kind, detail in notes)  # type: ignore[arg-type]
 
 
 def _declared(count_text: str) -> str:
@@ -514,12 +583,12 @@ def _strip_body(
         line_no = head_line + 1 + offset
         if fields is not None and not fields:
             detail = "removed the white space on the empty row of a record without fields"
-            log.append(Repair(line_no, "cell-space", detail, name, offset + 1))
+            log.append(_repair(line_no, "cell-space", detail, name, offset + 1))
             continue
         for position in changed:
             field = fields[position] if fields and position < len(fields) else None
             log.append(
-                Repair(
+                _repair(
                     line_no,
                     "cell-space",
                     "removed white space around the cell",
@@ -794,7 +863,7 @@ def number_text(row: int) -> str:
     return str(row)
 
 
-_PLACEHOLDER_HEAD = re.compile(rf"({NAME_PATTERN})\[([^\]\n]*)\](?:\{{[^}}\n]*\}})?[ \t:]*")
+_PLACEHOLDER_HEAD = lazy_pattern(rf"({NAME_PATTERN})\[([^\]\n]*)\](?:\{{[^}}\n]*\}})?[ \t:]*")
 
 
 def placeholder_count_error(line: str, line_no: int) -> DecodeError | None:
@@ -833,7 +902,7 @@ def width_error(
     )
 
 
-_SPACE_RUN = re.compile(r" {2,}|\t")
+_SPACE_RUN = lazy_pattern(r" {2,}|\t")
 
 
 def width_hint(text: str, width: int, got: int) -> str:
