@@ -30,6 +30,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h> /* the digits of an int (Python.h has them from 3.11) */
+#endif
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -136,11 +139,20 @@ w_rebuild(Writer *w, Py_ssize_t cap)
     return 0;
 }
 
-static int
+static int w_grow(Writer *w, Py_ssize_t extra);
+
+/* Room for extra more characters (the common case inline, growth apart). */
+static inline int
 w_reserve(Writer *w, Py_ssize_t extra)
 {
     if (w->len + extra <= w->cap)
         return 0;
+    return w_grow(w, extra);
+}
+
+static int
+w_grow(Writer *w, Py_ssize_t extra)
+{
     if (extra > PY_SSIZE_T_MAX / 8 - w->len) {
         PyErr_NoMemory();
         return -1;
@@ -189,13 +201,22 @@ w_char(Writer *w, Py_UCS4 c)
     return 0;
 }
 
-static int
+static inline int
 w_ascii(Writer *w, const char *s, Py_ssize_t n)
 {
     if (w_reserve(w, n) < 0)
         return -1;
     if (w->kind == 1) {
-        memcpy(w->data + w->len, s, (size_t)n);
+        /* Mostly a few characters (numbers, literals): copied here rather
+         * than by a call of memcpy. */
+        char *dst = w->data + w->len;
+        if (n <= 32) {
+            for (Py_ssize_t i = 0; i < n; i++)
+                dst[i] = s[i];
+        }
+        else {
+            memcpy(dst, s, (size_t)n);
+        }
     }
     else {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -292,19 +313,67 @@ w_finish(Writer *w)
 
 /* ----------------------------------------------------------------- numbers */
 
+/* 10^n for the digit count of u64_digits (10^19 the last that fits). */
+static const unsigned long long U64_POW10_FOR_COUNT[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
 /* Decimal digits of an unsigned 64-bit integer; returns the count. */
+static const char DIGIT_PAIRS[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static inline int
+u64_count(unsigned long long v)
+{
+    int n = 1;
+    while (n < 20 && v >= U64_POW10_FOR_COUNT[n])
+        n++;
+    return n;
+}
+
 static int
 u64_digits(unsigned long long v, char *out)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    for (int i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
+    int n = u64_count(v);
+    char *p = out + n;
+    while (v >= 100) {
+        unsigned int pair = (unsigned int)(v % 100) * 2;
+        v /= 100;
+        *--p = DIGIT_PAIRS[pair + 1];
+        *--p = DIGIT_PAIRS[pair];
+    }
+    if (v >= 10) {
+        *--p = DIGIT_PAIRS[v * 2 + 1];
+        *--p = DIGIT_PAIRS[v * 2];
+    }
+    else {
+        *--p = (char)('0' + (int)v);
+    }
     return n;
+}
+
+/* The value of an exact int of one internal digit (most ints), read
+ * without a call; 0 for others (PyLong_AsLongLongAndOverflow reads them). */
+static inline int
+compact_long(PyObject *v, long long *out)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)v))
+        return 0;
+    *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+    return 1;
+#else
+    Py_ssize_t size = Py_SIZE(v);
+    if (size < -1 || size > 1)
+        return 0;
+    long long digit = size ? (long long)((PyLongObject *)v)->ob_digit[0] : 0;
+    *out = size < 0 ? -digit : digit;
+    return 1;
+#endif
 }
 
 static int
@@ -1062,8 +1131,11 @@ w_cell(Writer *w, PyObject *v, int mask)
     if (t == &PyLong_Type) {
         if (!(mask & V_INT))
             return 1;
+        long long x;
+        if (compact_long(v, &x))
+            return w_longlong(w, x) < 0 ? -1 : 0;
         int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        x = PyLong_AsLongLongAndOverflow(v, &overflow);
         if (overflow)
             return 1; /* big integers: the Python code (and its digit limit) */
         if (x == -1 && PyErr_Occurred())
@@ -1619,8 +1691,11 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
     if (t == &PyLong_Type) {
         if (!(mask & V_INT))
             return 1;
+        long long x;
+        if (compact_long(v, &x))
+            return w_longlong(w, x) < 0 ? -1 : 0;
         int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        x = PyLong_AsLongLongAndOverflow(v, &overflow);
         if (overflow)
             return 1;
         if (x == -1 && PyErr_Occurred())

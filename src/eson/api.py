@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
 
-from eson.codecs.eson_typed import encode_model, reader_for, writer_for
+from eson.codecs.eson_typed import compiled_writer, encode_model, reader_for, writer_for
 from eson.codecs.validation import Place, check_options
 from eson.errors import ESONError
 from eson.schema.compile import is_model_class
@@ -159,8 +159,12 @@ def encode(value: object, *, number: bool | None = None) -> str:
         eson.EncodeError: for values ESON cannot represent, naming where.
         TypeError: for a model type that breaks an ESON schema rule.
     """
-    if not isinstance(value, Mapping) and is_model_class(type(value)):
-        return encode_model(value, number)
+    if not isinstance(value, Mapping):
+        writer = compiled_writer(type(value))  # the common case: a class seen before
+        if writer is not None:
+            return writer.encode(value, number)
+        if is_model_class(type(value)):
+            return encode_model(value, number)
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]
 
 

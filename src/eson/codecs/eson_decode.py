@@ -47,10 +47,11 @@ from eson.errors import DecodeError, ESONError, ValidationError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, PrebuiltValidator, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
-from eson.wire.eson_cells import decode_column, encode_str
+from eson.wire.eson_cells import decode_cell, decode_column, encode_str
 from eson.wire.eson_lexicon import HEADER
 from eson.wire.eson_reader import (
     Document,
+    Head,
     Section,
     build_records,
     decode_section,
@@ -79,6 +80,9 @@ def _located(exc: DecodeError, section: Section, field: str | None) -> DecodeErr
 _NONE = type(None)
 _EXACT_TYPES = (int, str, bool)
 _HEADER_LINE = HEADER + "\n"
+_HEADS_KEPT = 256
+_UNREAD = object()
+_HEAD_KEPT_LENGTH = 1024
 
 
 def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
@@ -248,6 +252,7 @@ class _RecordsDecoder:
         if len(self.order) == len(record.fields):
             self.build = record.binding.record_builder(record.cls, record.fields, within)
         self.plan = _struct_plan(record, self.decoders) if self.build is not None else None
+        self._readings: dict[tuple[str, tuple[str, ...] | None], object] = {}
 
     def reading(
         self, kind: str, fields: tuple[str, ...] | None
@@ -260,6 +265,16 @@ class _RecordsDecoder:
         and the ``numbered`` mode (the reserved ``n`` column checked, and
         dropped when the record has no field ``n``).
         """
+        found = self._readings.get((kind, fields), _UNREAD)
+        if found is _UNREAD:
+            found = self._reading(kind, fields)
+            if len(self._readings) < _HEADS_KEPT:
+                self._readings[kind, fields] = found
+        return found  # type: ignore[return-value]
+
+    def _reading(
+        self, kind: str, fields: tuple[str, ...] | None
+    ) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...], int] | None:
         plan = self.plan
         if plan is None or fields is None:
             return None
@@ -459,6 +474,9 @@ class DocumentReader:
             for wire, entry in self.entries.items()
             if isinstance(entry, _RecordEntry) and entry.records.plan is not None
         }
+        # Head lines already read (read_head's result depends on the line
+        # alone, but for a duplicate name): a bounded number of them.
+        self._heads: dict[str, Head] = {}
         self.prebuilt: PrebuiltValidator | None = None
         if self.struct_entries and schema.declared is None:
             self.prebuilt = self.binding.prebuilt_lists(
@@ -546,19 +564,32 @@ class DocumentReader:
         seen: set[str] = set()
         sections: list[Section] = []
         built: dict[str, list[Any]] = {}
+        scalars: dict[str, str] = {}
         readers = self.struct_entries
+        heads = self._heads
         read_structs = native.read_structs
         try:
             while pos < length:
                 stop = text.find("\n", pos)
                 if stop < 0:
                     stop = length
-                head = read_head(text[pos:stop], line_no, seen, None)
-                assert head is not None  # a strict read skips no line
+                line = text[pos:stop]
+                head = heads.get(line)
+                if head is None:
+                    head = read_head(line, line_no, seen, None)
+                    assert head is not None  # a strict read skips no line
+                    if len(heads) < _HEADS_KEPT and len(line) <= _HEAD_KEPT_LENGTH:
+                        heads[line] = head
+                elif head.name in seen:
+                    return None  # a duplicate name: plain() reports it
+                else:
+                    seen.add(head.name)
                 name = head.name
                 start = stop + 1
                 if head.kind == "scalar":
-                    sections.append(Section(name, "scalar", line_no, None, 1, [head.cell or ""]))
+                    cell = head.cell or ""
+                    sections.append(Section(name, "scalar", line_no, None, 1, [cell]))
+                    scalars[name] = cell
                     pos = start
                     line_no += 1
                     continue
@@ -596,11 +627,21 @@ class DocumentReader:
         entries = self.entries
         document: dict[str, Any] = {}
         for section in sections:
-            rows = built.get(section.name)
-            if rows is None:
-                document[section.name] = entries.get(section.name, _plain_section)(section, None)
-            else:
-                document[section.name] = rows if section.kind == "records" else rows[0]
+            name = section.name
+            rows = built.get(name)
+            if rows is not None:
+                document[name] = rows if section.kind == "records" else rows[0]
+                continue
+            scalar = scalars.get(name)
+            if scalar is not None:
+                # What every entry decoder gives a scalar section (decode_section)
+                # when the cell reads; else the decoder raises the located error.
+                try:
+                    document[name] = decode_cell(scalar)
+                    continue
+                except DecodeError:
+                    pass
+            document[name] = entries.get(name, _plain_section)(section, None)
         lists = [
             section.name
             for section in sections
