@@ -1305,6 +1305,17 @@ error:
 #define M_STR 3
 #define M_CHOICES 4 /* given as a dict: cell text -> value */
 
+/* The int of a cell's digits (at most 18 of them).  A non-negative one is
+ * made by PyLong_FromUnsignedLongLong, as msgspec's decoder makes it: on
+ * CPython 3.11 PyLong_FromLongLong gives a one-digit int 4 bytes more. */
+static inline PyObject *
+int_value(int negative, unsigned long long magnitude)
+{
+    if (negative)
+        return PyLong_FromLongLong(-(long long)magnitude);
+    return PyLong_FromUnsignedLongLong(magnitude);
+}
+
 /* The value of a Latin-1 cell starting with '-' or a digit, in one pass,
  * when it is an integer of up to 18 digits or a decimal with an exact
  * small mantissa; NULL without error otherwise (the caller decides). */
@@ -1325,7 +1336,7 @@ latin1_number(const unsigned char *p, Py_ssize_t n, int *tag)
     if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
         if (i == n) {
             *tag = V_INT;
-            return PyLong_FromLongLong(negative ? -(long long)mant : (long long)mant);
+            return int_value(negative, mant);
         }
         if (p[i] == '.' && i + 1 < n) {
             Py_ssize_t frac_start = ++i;
@@ -1382,7 +1393,7 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
             for (Py_ssize_t i = s + negative; i < e; i++)
                 v = v * 10 + (long long)(PyUnicode_READ(kind, data, i) - '0');
             *tag = V_INT;
-            return PyLong_FromLongLong(negative ? -v : v);
+            return int_value(negative, (unsigned long long)v);
         }
         char *text = buf;
         if (n >= (Py_ssize_t)sizeof(buf)) {
