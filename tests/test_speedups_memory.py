@@ -157,6 +157,36 @@ def test_rows() -> None:
     )
 
 
+def test_read_structs() -> None:
+    native = _native()
+    rows = [
+        Row(1, "a", "first row", 0.5, True, None),
+        Row(2, "b", 'quoted "name"\t\u00e9', 1e-9, False, "note"),
+    ]
+    text = eson.encode(Doc(rows=rows))
+    start = text.index("\n", text.index("rows[")) + 1
+    slots = tuple(vars(Row)[name] for name in Row.__struct_fields__)
+    choices = {"a": "a", "b": "b"}
+    kinds = (2, choices, 1, 4, {"true": True, "false": False}, 17)
+    wide = text.replace("first", "\U0001f600")
+    odd = text.replace("first row", "1")  # declined in the first row (an int for a str)
+    late = text.replace("\tnote", "\t[1]")  # declined in the last row, after one row was built
+    assert native.read_structs(text, start, 2, Row, slots, kinds, 0)[0] == rows
+    assert native.read_structs(odd, start, 2, Row, slots, kinds, 0) is None
+    assert native.read_structs(late, start, 2, Row, slots, kinds, 0) is None
+    _flat(
+        lambda: (
+            native.read_structs(text, start, 2, Row, slots, kinds, 0),
+            native.read_structs(wide, start, 2, Row, slots, kinds, 0),
+            native.read_structs(odd, start, 2, Row, slots, kinds, 0),
+            native.read_structs(late, start, 2, Row, slots, kinds, 0),
+            native.read_structs(text, start, 3, Row, slots, kinds, 0),
+            native.skip_lines(text, start, 2),
+        ),
+        [text, wide, odd, late, *slots, choices, Row],
+    )
+
+
 def test_pydantic_rows() -> None:
     native = _native()
     rows = [PRow(id=1, name="x y", score=2.5), PRow(id=2, name="\u00e9", score=-0.0)]

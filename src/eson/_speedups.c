@@ -30,6 +30,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h> /* the digits of an int (Python.h has them from 3.11) */
+#endif
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -136,11 +139,20 @@ w_rebuild(Writer *w, Py_ssize_t cap)
     return 0;
 }
 
-static int
+static int w_grow(Writer *w, Py_ssize_t extra);
+
+/* Room for extra more characters (the common case inline, growth apart). */
+static inline int
 w_reserve(Writer *w, Py_ssize_t extra)
 {
     if (w->len + extra <= w->cap)
         return 0;
+    return w_grow(w, extra);
+}
+
+static int
+w_grow(Writer *w, Py_ssize_t extra)
+{
     if (extra > PY_SSIZE_T_MAX / 8 - w->len) {
         PyErr_NoMemory();
         return -1;
@@ -189,13 +201,22 @@ w_char(Writer *w, Py_UCS4 c)
     return 0;
 }
 
-static int
+static inline int
 w_ascii(Writer *w, const char *s, Py_ssize_t n)
 {
     if (w_reserve(w, n) < 0)
         return -1;
     if (w->kind == 1) {
-        memcpy(w->data + w->len, s, (size_t)n);
+        /* Mostly a few characters (numbers, literals): copied here rather
+         * than by a call of memcpy. */
+        char *dst = w->data + w->len;
+        if (n <= 32) {
+            for (Py_ssize_t i = 0; i < n; i++)
+                dst[i] = s[i];
+        }
+        else {
+            memcpy(dst, s, (size_t)n);
+        }
     }
     else {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -292,19 +313,67 @@ w_finish(Writer *w)
 
 /* ----------------------------------------------------------------- numbers */
 
+/* 10^n for the digit count of u64_digits (10^19 the last that fits). */
+static const unsigned long long U64_POW10_FOR_COUNT[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
 /* Decimal digits of an unsigned 64-bit integer; returns the count. */
+static const char DIGIT_PAIRS[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static inline int
+u64_count(unsigned long long v)
+{
+    int n = 1;
+    while (n < 20 && v >= U64_POW10_FOR_COUNT[n])
+        n++;
+    return n;
+}
+
 static int
 u64_digits(unsigned long long v, char *out)
 {
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    for (int i = 0; i < n; i++)
-        out[i] = tmp[n - 1 - i];
+    int n = u64_count(v);
+    char *p = out + n;
+    while (v >= 100) {
+        unsigned int pair = (unsigned int)(v % 100) * 2;
+        v /= 100;
+        *--p = DIGIT_PAIRS[pair + 1];
+        *--p = DIGIT_PAIRS[pair];
+    }
+    if (v >= 10) {
+        *--p = DIGIT_PAIRS[v * 2 + 1];
+        *--p = DIGIT_PAIRS[v * 2];
+    }
+    else {
+        *--p = (char)('0' + (int)v);
+    }
     return n;
+}
+
+/* The value of an exact int of one internal digit (most ints), read
+ * without a call; 0 for others (PyLong_AsLongLongAndOverflow reads them). */
+static inline int
+compact_long(PyObject *v, long long *out)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)v))
+        return 0;
+    *out = (long long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+    return 1;
+#else
+    Py_ssize_t size = Py_SIZE(v);
+    if (size < -1 || size > 1)
+        return 0;
+    long long digit = size ? (long long)((PyLongObject *)v)->ob_digit[0] : 0;
+    *out = size < 0 ? -digit : digit;
+    return 1;
+#endif
 }
 
 static int
@@ -1081,8 +1150,11 @@ w_cell(Writer *w, PyObject *v, int mask)
     if (t == &PyLong_Type) {
         if (!(mask & V_INT))
             return 1;
+        long long x;
+        if (compact_long(v, &x))
+            return w_longlong(w, x) < 0 ? -1 : 0;
         int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        x = PyLong_AsLongLongAndOverflow(v, &overflow);
         if (overflow)
             return 1; /* big integers: the Python code (and its digit limit) */
         if (x == -1 && PyErr_Occurred())
@@ -1252,6 +1324,17 @@ error:
 #define M_STR 3
 #define M_CHOICES 4 /* given as a dict: cell text -> value */
 
+/* The int of a cell's digits (at most 18 of them).  A non-negative one is
+ * made by PyLong_FromUnsignedLongLong, as msgspec's decoder makes it: on
+ * CPython 3.11 PyLong_FromLongLong gives a one-digit int 4 bytes more. */
+static inline PyObject *
+int_value(int negative, unsigned long long magnitude)
+{
+    if (negative)
+        return PyLong_FromLongLong(-(long long)magnitude);
+    return PyLong_FromUnsignedLongLong(magnitude);
+}
+
 /* The value of a Latin-1 cell starting with '-' or a digit, in one pass,
  * when it is an integer of up to 18 digits or a decimal with an exact
  * small mantissa; NULL without error otherwise (the caller decides). */
@@ -1272,7 +1355,7 @@ latin1_number(const unsigned char *p, Py_ssize_t n, int *tag)
     if (int_digits > 0 && (int_digits == 1 || p[int_start] != '0')) {
         if (i == n) {
             *tag = V_INT;
-            return PyLong_FromLongLong(negative ? -(long long)mant : (long long)mant);
+            return int_value(negative, mant);
         }
         if (p[i] == '.' && i + 1 < n) {
             Py_ssize_t frac_start = ++i;
@@ -1329,7 +1412,7 @@ read_cell(const Line *ln, Py_ssize_t s, Py_ssize_t e, int *tag, int *bare)
             for (Py_ssize_t i = s + negative; i < e; i++)
                 v = v * 10 + (long long)(PyUnicode_READ(kind, data, i) - '0');
             *tag = V_INT;
-            return PyLong_FromLongLong(negative ? -v : v);
+            return int_value(negative, (unsigned long long)v);
         }
         char *text = buf;
         if (n >= (Py_ssize_t)sizeof(buf)) {
@@ -1638,8 +1721,11 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
     if (t == &PyLong_Type) {
         if (!(mask & V_INT))
             return 1;
+        long long x;
+        if (compact_long(v, &x))
+            return w_longlong(w, x) < 0 ? -1 : 0;
         int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        x = PyLong_AsLongLongAndOverflow(v, &overflow);
         if (overflow)
             return 1;
         if (x == -1 && PyErr_Occurred())
@@ -2832,6 +2918,256 @@ build_structs(PyObject *self, PyObject *args)
     return out;
 }
 
+/* ------------------------------------------------------------ read_structs */
+
+/* A column of read_structs: the cells must be keys of a choices dict (the
+ * values are the dict's), or values whose type bit is in a mask. */
+typedef struct {
+    PyObject *choices; /* borrowed (held by the kinds tuple), or NULL */
+    Choices table;
+    int large;         /* the dict is searched, not the table */
+    int mask;          /* the type bits a value may have (without choices) */
+} Column;
+
+/*
+ * read_structs(text, start, count, cls, slots, kinds, numbered) -> (rows, end) | None
+ *
+ * The body of a record section read straight from the document text, in one
+ * pass: count rows, the first at offset start, each a line of TAB-separated
+ * cells ending at a line feed (or at the end of the text), each row made an
+ * instance of cls as build_structs makes one (slots[j] set to the value of
+ * cell j, or j + 1 when numbered is 2).  Returns the rows and the offset
+ * after the last row's line feed (the text's length when it has none).
+ *
+ * kinds: one per slot, a choices dict (cell text -> value: every cell must
+ * be one of its keys, and the row gets the dict's value) or an int mask of
+ * the type bits a value may have (the cell is read as read_cell reads it).
+ * numbered: 0 no reserved n column; 1 the first cell is n (checked to be the
+ * row number, and read as kinds[0] says); 2 the first cell is n (checked,
+ * not kept).
+ *
+ * None when the text has fewer than count lines from start, a row has not
+ * exactly its cells, an n cell is not exactly "1", "2", ..., or a cell is
+ * not a choice, not read here (read_cell declines it) or of a type its mask
+ * refuses: the caller then reads the section the usual way, which gives the
+ * value or the precise error.  text must be an exact str (its character
+ * data is read in place) and cls a class whose slots these are.
+ *
+ * No Python code runs from the first allocation on: the collector waits
+ * (as in build_structs), the dicts are read without calling into Python
+ * (exact str keys, compared by their characters), and nothing foreign is
+ * released until the rows are complete.
+ */
+static PyObject *
+read_structs(PyObject *self, PyObject *args)
+{
+    PyObject *text, *cls, *slots, *kinds;
+    Py_ssize_t start, count;
+    int numbered;
+    if (!PyArg_ParseTuple(args, "O!nnO!O!O!i", &PyUnicode_Type, &text, &start, &count,
+                          &PyType_Type, &cls, &PyTuple_Type, &slots, &PyTuple_Type, &kinds,
+                          &numbered))
+        return NULL;
+    Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    if (!PyUnicode_CheckExact(text) || !READY(text) || width == 0 || width > 64 ||
+        PyTuple_GET_SIZE(kinds) != width || numbered < 0 || numbered > 2 || count < 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "read_structs: an exact str, 1 to 64 slots, one kind each");
+        return NULL;
+    }
+    Py_ssize_t offset[64];
+    if (slot_offsets(cls, slots, offset) < 0)
+        return NULL;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (start < 0 || start > length)
+        Py_RETURN_NONE;
+    /* Every row takes at least one character (its text or its line feed). */
+    if (count > length - start)
+        Py_RETURN_NONE;
+    Column *columns = PyMem_Malloc(sizeof(Column) * (size_t)width);
+    if (columns == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, j);
+        columns[j].choices = NULL;
+        columns[j].large = 0;
+        columns[j].mask = 0;
+        if (PyDict_CheckExact(kind)) {
+            columns[j].choices = kind;
+            columns[j].large = load_choices(kind, &columns[j].table);
+        }
+        else if (PyLong_CheckExact(kind)) {
+            long mask = PyLong_AsLong(kind);
+            if (mask == -1 && PyErr_Occurred()) {
+                PyMem_Free(columns);
+                return NULL;
+            }
+            columns[j].mask = (int)(mask & V_ALL);
+        }
+        else {
+            PyMem_Free(columns);
+            PyErr_SetString(PyExc_TypeError, "read_structs: a kind is an int or a dict");
+            return NULL;
+        }
+    }
+    Line ln;
+    ln.line = text;
+    ln.kind = PyUnicode_KIND(text);
+    ln.data = PyUnicode_DATA(text);
+    const Py_ssize_t cells = width + (numbered == 2);
+    PyTypeObject *type = (PyTypeObject *)cls;
+    int tracked_type = PyType_IS_GC(type);
+    Py_ssize_t pos = start, built = 0, got = 0;
+    PyObject *values[64];
+    PyObject *result = NULL;
+    int collecting = PyGC_Disable();
+    PyObject *out = PyList_New(count);
+    if (out == NULL)
+        goto done;
+    for (; built < count; built++) {
+        if (pos >= length)
+            goto unhandled; /* fewer lines than rows (a text ending in a line
+                             * feed has no empty line after it) */
+        /* The row's end: the next line feed, or the end of the text. */
+        Py_ssize_t end;
+        if (ln.kind == 1) {
+            const char *p = (const char *)ln.data;
+            const char *hit = memchr(p + pos, '\n', (size_t)(length - pos));
+            end = hit == NULL ? length : hit - p;
+        }
+        else {
+            end = pos;
+            while (end < length && PyUnicode_READ(ln.kind, ln.data, end) != '\n')
+                end++;
+        }
+        int containers = 0;
+        Py_ssize_t s = pos;
+        got = 0; /* values[0..got) are read (new references) */
+        for (Py_ssize_t c = 0; c < cells; c++) {
+            /* Cell c is [s, e): up to the next TAB, the last up to the end. */
+            Py_ssize_t e;
+            if (ln.kind == 1) {
+                const char *p = (const char *)ln.data;
+                const char *hit = memchr(p + s, '\t', (size_t)(end - s));
+                e = hit == NULL ? end : hit - p;
+            }
+            else {
+                e = s;
+                while (e < end && PyUnicode_READ(ln.kind, ln.data, e) != '\t')
+                    e++;
+            }
+            if ((e == end) != (c == cells - 1))
+                goto row_unhandled; /* too few or too many cells */
+            if (c == 0 && numbered && !is_row_number(&ln, s, e, built + 1))
+                goto row_unhandled;
+            if (c == 0 && numbered == 2) {
+                s = e + 1;
+                continue;
+            }
+            Py_ssize_t j = c - (numbered == 2);
+            const Column *col = &columns[j];
+            PyObject *v;
+            if (col->choices != NULL) {
+                v = col->large ? lookup_choice(col->choices, &ln, s, e)
+                               : find_choice(&col->table, &ln, s, e);
+                if (v == NULL)
+                    goto row_unhandled;
+                Py_INCREF(v);
+            }
+            else {
+                int tag = 0, bare = 0;
+                v = read_cell(&ln, s, e, &tag, &bare);
+                if (v == NULL) {
+                    if (PyErr_Occurred())
+                        goto row_error;
+                    goto row_unhandled;
+                }
+                if (!(tag & col->mask)) {
+                    Py_DECREF(v); /* a value of ours: a str, int, float or constant */
+                    goto row_unhandled;
+                }
+            }
+            values[got++] = v;
+            containers |= PyObject_IS_GC(v);
+            s = e + 1;
+        }
+        /* The instance is made only once its values are all read, so no
+         * instance is ever seen (or finalized) half filled. */
+        PyObject *obj = type->tp_alloc(type, 0);
+        if (obj == NULL)
+            goto row_error;
+        for (Py_ssize_t j = 0; j < width; j++)
+            *(PyObject **)((char *)obj + offset[j]) = values[j];
+        PyList_SET_ITEM(out, built, obj);
+        /* Like msgspec, leave an instance of atomic values out of the cycle
+         * collector: it cannot be part of a cycle. */
+        if (tracked_type && !containers && PyObject_GC_IsTracked(obj))
+            PyObject_GC_UnTrack(obj);
+        pos = end + 1;
+    }
+    if (pos > length)
+        pos = length;
+    result = Py_BuildValue("(On)", out, pos);
+    goto done;
+row_error:
+    for (Py_ssize_t k = 0; k < got; k++)
+        Py_DECREF(values[k]);
+    goto done;
+row_unhandled:
+    for (Py_ssize_t k = 0; k < got; k++)
+        Py_DECREF(values[k]);
+unhandled:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    /* The rows not built yet are NULL items, which a list's dealloc skips. */
+    Py_XDECREF(out);
+    if (collecting)
+        PyGC_Enable();
+    PyMem_Free(columns);
+    return result;
+}
+
+/*
+ * skip_lines(text, start, count) -> int
+ *
+ * Where the count-th line from offset start ends: the offset of its line
+ * feed, or the text's length when it is the last line and has none; -1 when
+ * the text has fewer lines from start (a text ending in a line feed has no
+ * empty line after it).  count is at least 1; text an exact str.
+ */
+static PyObject *
+skip_lines(PyObject *self, PyObject *args)
+{
+    PyObject *text;
+    Py_ssize_t start, count;
+    if (!PyArg_ParseTuple(args, "O!nn", &PyUnicode_Type, &text, &start, &count))
+        return NULL;
+    if (!PyUnicode_CheckExact(text) || !READY(text) || count < 1) {
+        PyErr_SetString(PyExc_TypeError, "skip_lines: an exact str and a count of at least 1");
+        return NULL;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t pos = start < 0 ? length : start, end = -1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (pos >= length)
+            return PyLong_FromSsize_t(-1);
+        if (kind == 1) {
+            const char *hit = memchr((const char *)data + pos, '\n', (size_t)(length - pos));
+            end = hit == NULL ? length : hit - (const char *)data;
+        }
+        else {
+            end = pos;
+            while (end < length && PyUnicode_READ(kind, data, end) != '\n')
+                end++;
+        }
+        pos = end + 1;
+    }
+    return PyLong_FromSsize_t(end);
+}
+
 /*
  * build_models(cls, names, columns, extra) -> list
  *
@@ -3144,6 +3480,9 @@ static PyMethodDef methods[] = {
     {"build_dicts", build_dicts, METH_VARARGS, "build_dicts(keys, columns) -> list[dict]"},
     {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
     {"build_structs", build_structs, METH_VARARGS, "build_structs(cls, slots, columns) -> list"},
+    {"read_structs", read_structs, METH_VARARGS,
+     "read_structs(text, start, count, cls, slots, kinds, numbered) -> (rows, end) | None"},
+    {"skip_lines", skip_lines, METH_VARARGS, "skip_lines(text, start, count) -> int"},
     {"build_models", build_models, METH_VARARGS,
      "build_models(cls, names, columns, extra) -> list"},
     {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},

@@ -50,14 +50,22 @@ class _Typed:
     the import statements it would repeat on every call.
     """
 
-    __slots__ = ("check_options", "encode_model", "is_model_class", "reader_for", "writer_for")
+    __slots__ = (
+        "check_options",
+        "compiled_writer",
+        "encode_model",
+        "is_model_class",
+        "reader_for",
+        "writer_for",
+    )
 
     def __init__(self) -> None:
-        from eson.codecs.eson_typed import encode_model, reader_for, writer_for
+        from eson.codecs.eson_typed import compiled_writer, encode_model, reader_for, writer_for
         from eson.codecs.validation import check_options
         from eson.schema.compile import is_model_class
 
         self.check_options = check_options
+        self.compiled_writer = compiled_writer
         self.encode_model = encode_model
         self.is_model_class = is_model_class
         self.reader_for = reader_for
@@ -178,6 +186,9 @@ def encode(value: object, *, number: bool | None = None) -> str:
     """
     if not isinstance(value, Mapping):
         typed = _typed or _load_typed()
+        writer = typed.compiled_writer(type(value))  # the common case: a class seen before
+        if writer is not None:
+            return writer.encode(value, number)
         if typed.is_model_class(type(value)):
             return typed.encode_model(value, number)
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]

@@ -23,10 +23,21 @@ field the value came from.
 from __future__ import annotations
 
 import re
+import types
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from eson.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, MODE_STR, RAW, exact_mask, native
+from eson.accelerator import (
+    MODE_GENERIC,
+    MODE_INT,
+    MODE_NUMBER,
+    MODE_STR,
+    RAW,
+    exact_mask,
+    native,
+    type_mask,
+)
 from eson.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
 from eson.codecs.feedback import attach_expected
 from eson.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
@@ -34,16 +45,19 @@ from eson.codecs.validation import check_options
 from eson.codecs.validation import validation_error as shared_validation_error
 from eson.errors import DecodeError, ESONError, ValidationError
 from eson.schema.annotations import literal_values
-from eson.schema.binding import Binding, Problem
+from eson.schema.binding import Binding, PrebuiltValidator, Problem
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
-from eson.wire.eson_cells import decode_column, encode_str
+from eson.wire.eson_cells import decode_cell, decode_column, encode_str
+from eson.wire.eson_lexicon import HEADER
 from eson.wire.eson_reader import (
     Document,
+    Head,
     Section,
     build_records,
     decode_section,
     entries_from,
     entry_name,
+    read_head,
     scan_sections,
     split_columns,
     swallowed_entry_error,
@@ -65,6 +79,10 @@ def _located(exc: DecodeError, section: Section, field: str | None) -> DecodeErr
 
 _NONE = type(None)
 _EXACT_TYPES = (int, str, bool)
+_HEADER_LINE = HEADER + "\n"
+_HEADS_KEPT = 256
+_UNREAD = object()
+_HEAD_KEPT_LENGTH = 1024
 
 
 def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
@@ -156,6 +174,62 @@ _NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
 }
 
 
+_PLAIN_TYPES = (str, int, float, bool, _NONE)
+_ANY_MASK = type_mask(frozenset(_PLAIN_TYPES))
+
+
+def _plain_mask(annotation: object) -> int:
+    """The type bits of the cell values valid as they are for ``annotation``, or 0.
+
+    For ``Any``, the plain types and unions of them (no metadata): a value
+    of one of those types converts to itself (``msgspec.convert`` returns
+    it as it is), so a column of them needs no conversion.
+    """
+    if annotation is Any:
+        return _ANY_MASK
+    if annotation in _PLAIN_TYPES:
+        return type_mask(frozenset({annotation}))
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = typing.get_args(annotation)
+        if all(member in _PLAIN_TYPES for member in members):
+            return type_mask(frozenset(members))
+    return 0
+
+
+def _struct_plan(
+    record: RecordSchema, decoders: Mapping[str, ColumnDecoder]
+) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
+    """How ``native.read_structs`` may build this record's rows from the text, or ``None``.
+
+    Only for classes the binding lets the accelerator make by setting slots
+    (:meth:`~eson.schema.binding.Binding.row_slots`) and without a
+    finalizer (rows built before a cell the accelerator declines are
+    dropped), and only when every column has a kind whose values are valid
+    as they are: the choices of a ``Literal`` or ``bool`` field (every cell
+    one of them), or the type bits of :func:`_plain_mask`.  The rows are
+    then exactly those the column path builds (:meth:`_RecordsDecoder.__call__`).
+    """
+    if native is None or not record.fields or record.declared is not None:
+        return None
+    cls = record.cls
+    if getattr(cls, "__del__", None) is not None:
+        return None
+    slots = record.binding.row_slots(cls, record.fields)
+    if slots is None:
+        return None
+    kinds: list[int | dict[str, Any]] = []
+    for item in record.fields:
+        mode, trusted, _ = decoders[item.wire].native_mode  # type: ignore[attr-defined]
+        if isinstance(mode, dict) and trusted:
+            kinds.append(mode)
+            continue
+        mask = _plain_mask(item.annotation)
+        if not mask:
+            return None
+        kinds.append(mask)
+    return cls, slots, tuple(kinds)
+
+
 class _RecordsDecoder:
     """Decode a ``records`` / ``record`` section whose rows are one record type."""
 
@@ -177,6 +251,40 @@ class _RecordsDecoder:
         self.build = None
         if len(self.order) == len(record.fields):
             self.build = record.binding.record_builder(record.cls, record.fields, within)
+        self.plan = _struct_plan(record, self.decoders) if self.build is not None else None
+        self._readings: dict[tuple[str, tuple[str, ...] | None], object] = {}
+
+    def reading(
+        self, kind: str, fields: tuple[str, ...] | None
+    ) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...], int] | None:
+        """The arguments after the text of ``native.read_structs`` for a section, or ``None``.
+
+        For a section of this kind (``"records"`` / ``"record"``) with these
+        fields whose rows the accelerator may build straight from the text
+        (see :func:`_struct_plan`): the class, its slots, the column kinds
+        and the ``numbered`` mode (the reserved ``n`` column checked, and
+        dropped when the record has no field ``n``).
+        """
+        found = self._readings.get((kind, fields), _UNREAD)
+        if found is _UNREAD:
+            found = self._reading(kind, fields)
+            if len(self._readings) < _HEADS_KEPT:
+                self._readings[kind, fields] = found
+        return found  # type: ignore[return-value]
+
+    def _reading(
+        self, kind: str, fields: tuple[str, ...] | None
+    ) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...], int] | None:
+        plan = self.plan
+        if plan is None or fields is None:
+            return None
+        cls, slots, kinds = plan
+        numbered = kind == "records" and bool(fields) and fields[0] == "n"
+        if fields == self.order:
+            return cls, slots, kinds, int(numbered)
+        if numbered and self.drop_n and fields[1:] == self.order:
+            return cls, slots, kinds, 2
+        return None
 
     def _native(
         self, section: Section, fields: tuple[str, ...], drop: bool
@@ -291,17 +399,24 @@ def _plain_section(section: Section, log: RepairLog | None) -> Any:
     return decode_section(section)
 
 
+class _RecordEntry:
+    """The decoder of a record-array or single-record entry."""
+
+    def __init__(self, records: _RecordsDecoder, wanted: str) -> None:
+        self.records = records
+        self.wanted = wanted
+
+    def __call__(self, section: Section, log: RepairLog | None) -> Any:
+        if section.kind == self.wanted:
+            return self.records(section, log)
+        return decode_section(section)
+
+
 def _entry_decoder(item: FieldSchema, numbered: bool, owner: type) -> EntryDecoder:
     if item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
         records = _RecordsDecoder(item.record, numbered, (owner, item.attr))
         wanted = "records" if item.entry is EntryKind.RECORD_ARRAY else "record"
-
-        def decode(section: Section, log: RepairLog | None) -> Any:
-            if section.kind == wanted:
-                return records(section, log)
-            return decode_section(section)
-
-        return decode
+        return _RecordEntry(records, wanted)
     if takes_only_text(item.cell) and item.entry in (EntryKind.SCALAR, EntryKind.SCALAR_ARRAY):
 
         def decode_text(section: Section, log: RepairLog | None) -> Any:
@@ -351,6 +466,27 @@ class DocumentReader:
         }
         self.wires = frozenset(self.entries)
         self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
+        # The record entries whose rows the accelerator may read straight
+        # from the text (_fast_plain), and the binding's validation of a
+        # document whose record arrays are built (Binding.prebuilt_lists).
+        self.struct_entries: dict[str, _RecordsDecoder] = {
+            wire: entry.records
+            for wire, entry in self.entries.items()
+            if isinstance(entry, _RecordEntry) and entry.records.plan is not None
+        }
+        # Head lines already read (read_head's result depends on the line
+        # alone, but for a duplicate name): a bounded number of them.
+        self._heads: dict[str, Head] = {}
+        self.prebuilt: PrebuiltValidator | None = None
+        if self.struct_entries and schema.declared is None:
+            self.prebuilt = self.binding.prebuilt_lists(
+                schema.cls,
+                {
+                    wire: records.record.cls
+                    for wire, records in self.struct_entries.items()
+                    if self.entries[wire].wanted == "records"  # type: ignore[attr-defined]
+                },
+            )
 
     def plain(
         self,
@@ -391,6 +527,127 @@ class DocumentReader:
             if repairs is not None:
                 repairs.extend(sorted(log, key=_by_line))
         return document, sections
+
+    def _fast_plain(self, data: Document) -> tuple[dict[str, Any], list[Section], list[str]] | None:
+        """:meth:`plain` of a strict read, with record rows built straight from the text.
+
+        For the common case only: a ``str`` (or UTF-8 ``bytes``) starting
+        with the header line, without CR or a byte-order mark.  Record
+        sections of the entries in :attr:`struct_entries` are read by
+        ``native.read_structs`` in one pass (no line, cell or column lists);
+        every other section is cut from the text and decoded as
+        :meth:`plain` decodes it.  Also returns the names of the record
+        arrays whose values are lists of built rows.
+
+        ``None`` whenever the document's structure is not exactly what the
+        scan expects (a head :func:`~eson.wire.eson_reader.read_head`
+        refuses, too few lines, a row :func:`native.read_structs` declines):
+        :meth:`plain` then reads it, which reports the precise error.  The
+        sections are all scanned before any is decoded, as :meth:`plain`
+        does, so a decoding error is the one :meth:`plain` raises.
+        """
+        assert native is not None
+        if type(data) is str:
+            text = data
+        elif type(data) is bytes:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        else:
+            return None
+        if not text.startswith(_HEADER_LINE) or "\r" in text:
+            return None
+        length = len(text)
+        pos = len(_HEADER_LINE)
+        line_no = 2
+        seen: set[str] = set()
+        sections: list[Section] = []
+        built: dict[str, list[Any]] = {}
+        scalars: dict[str, str] = {}
+        readers = self.struct_entries
+        heads = self._heads
+        read_structs = native.read_structs
+        try:
+            while pos < length:
+                stop = text.find("\n", pos)
+                if stop < 0:
+                    stop = length
+                line = text[pos:stop]
+                head = heads.get(line)
+                if head is None:
+                    head = read_head(line, line_no, seen, None)
+                    assert head is not None  # a strict read skips no line
+                    if len(heads) < _HEADS_KEPT and len(line) <= _HEAD_KEPT_LENGTH:
+                        heads[line] = head
+                elif head.name in seen:
+                    return None  # a duplicate name: plain() reports it
+                else:
+                    seen.add(head.name)
+                name = head.name
+                start = stop + 1
+                if head.kind == "scalar":
+                    cell = head.cell or ""
+                    sections.append(Section(name, "scalar", line_no, None, 1, [cell]))
+                    scalars[name] = cell
+                    pos = start
+                    line_no += 1
+                    continue
+                count = head.count
+                records = readers.get(name)
+                reading = None
+                if records is not None and head.kind == self.entries[name].wanted:  # type: ignore[attr-defined]
+                    reading = records.reading(head.kind, head.fields)
+                body: list[str] = []
+                if reading is not None:
+                    done = read_structs(text, start, count, *reading)
+                    if done is None:
+                        return None
+                    built[name], pos = done
+                elif count:
+                    end = native.skip_lines(text, start, count)
+                    if end < 0:
+                        return None
+                    body = text[start:end].split("\n")
+                    pos = end + 1
+                else:
+                    pos = start
+                sections.append(Section(name, head.kind, line_no, head.fields, count, body))
+                line_no += 1 + count
+        except DecodeError:
+            return None
+        if len(seen) < len(self.wires) and not self.wires.issubset(seen):
+            # The swallowed-entry check reads the bodies of one-column
+            # sections, which the built ones do not keep.
+            if any(
+                section.name in built and len(section.fields or ()) == 1 for section in sections
+            ):
+                return None
+            self.check_counts(sections)
+        entries = self.entries
+        document: dict[str, Any] = {}
+        for section in sections:
+            name = section.name
+            rows = built.get(name)
+            if rows is not None:
+                document[name] = rows if section.kind == "records" else rows[0]
+                continue
+            scalar = scalars.get(name)
+            if scalar is not None:
+                # What every entry decoder gives a scalar section (decode_section)
+                # when the cell reads; else the decoder raises the located error.
+                try:
+                    document[name] = decode_cell(scalar)
+                    continue
+                except DecodeError:
+                    pass
+            document[name] = entries.get(name, _plain_section)(section, None)
+        lists = [
+            section.name
+            for section in sections
+            if section.kind == "records" and section.name in built
+        ]
+        return document, sections, lists
 
     def check_counts(self, sections: Sequence[Section]) -> None:
         """Raise the count error for an entry of the schema swallowed by a count too high.
@@ -449,11 +706,22 @@ class DocumentReader:
         (:mod:`eson.codecs.feedback`).
         """
         check_options(self.binding, validation_strict, context)
+        built: list[str] = []
         try:
-            document, sections = self.plain(data, strict, repairs, partial)
+            fast = (
+                self._fast_plain(data)
+                if strict and not partial and self.struct_entries and native is not None
+                else None
+            )
+            if fast is None:
+                document, sections = self.plain(data, strict, repairs, partial)
+            else:
+                document, sections, built = fast
         except ESONError as exc:
             raise attach_expected(exc, self.schema.model_type, "eson") from None
         try:
+            if built and self.prebuilt is not None and context is None:
+                return self.prebuilt(document, built, validation_strict)
             return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)

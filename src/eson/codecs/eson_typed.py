@@ -10,13 +10,14 @@ from typing import Any, TypeVar
 
 from eson.codecs.eson_decode import DocumentReader
 from eson.codecs.eson_encode import DocumentWriter
-from eson.schema.class_cache import cached
+from eson.schema.class_cache import ATTRIBUTE, cached
 from eson.schema.compile import document_schema
 from eson.wire.repairs import Repair
 
-__all__ = ["decode_model", "encode_model", "reader_for", "writer_for"]
+__all__ = ["compiled_writer", "decode_model", "encode_model", "reader_for", "writer_for"]
 
 T = TypeVar("T")
+_WRITER = "eson writer"
 
 
 
@@ -26,7 +27,7 @@ def writer_for(cls: type) -> DocumentWriter:
     Raises:
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
     """
-    return cached(cls, "eson writer", lambda: DocumentWriter(document_schema(cls)))
+    return cached(cls, _WRITER, lambda: DocumentWriter(document_schema(cls)))
 
 
 def reader_for(cls: type) -> DocumentReader:
@@ -36,6 +37,19 @@ def reader_for(cls: type) -> DocumentReader:
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
     """
     return cached(cls, "eson reader", lambda: DocumentReader(document_schema(cls)))
+
+
+def compiled_writer(cls: type) -> DocumentWriter | None:
+    """The ESON writer of ``cls`` if one was compiled already, else ``None`` (nothing is built).
+
+    A writer exists only for a model class, so a found one also says that
+    ``cls`` is one (what :func:`eson.schema.compile.is_model_class` checks).
+    """
+    entry = getattr(cls, ATTRIBUTE, None)
+    if entry is not None and entry[0] is cls:
+        found: DocumentWriter | None = entry[1].get(_WRITER)
+        return found
+    return None
 
 
 def encode_model(obj: object, number: bool | None = None) -> str:

@@ -12,7 +12,7 @@ protocol, so neither needs Pydantic installed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -26,6 +26,7 @@ __all__ = [
     "FieldNotes",
     "FieldSpec",
     "ModelShape",
+    "PrebuiltValidator",
     "Problem",
     "SurrogateError",
     "Validator",
@@ -161,6 +162,21 @@ class Validator(Protocol):
         """Return the validated instance, or raise the framework's error."""
 
 
+class PrebuiltValidator(Protocol):
+    """Validates a plain document some of whose record arrays are already built.
+
+    ``built`` names the entries (wire names) whose values are lists of
+    instances of the declared row class, each made from values valid as
+    they are (see :meth:`Binding.prebuilt_lists`).  The result, and any
+    error, is what validating ``document`` itself gives.
+    """
+
+    def __call__(
+        self, document: dict[str, Any], built: Collection[str], strict: bool | None = None
+    ) -> Any:
+        """Return the validated instance, or raise the framework's error."""
+
+
 class Binding(Protocol):
     """The framework-specific operations the compiler and back ends use."""
 
@@ -273,4 +289,26 @@ class Binding(Protocol):
         builder must give exactly what validating one dict per row gives, or
         raise any exception (the caller then takes the dict path, which
         reports the precise error).  ``None`` when there is no such path.
+        """
+
+    def row_slots(self, cls: type, fields: Sequence[FieldSchema]) -> tuple[object, ...] | None:
+        """The member descriptors through which the accelerator may make instances of ``cls``.
+
+        An instance made by allocating ``cls`` and setting these slots (one
+        per field, in ``fields`` order) to values valid as they are for
+        their fields must be exactly what validating the row's dict gives
+        (msgspec Structs without ``__post_init__``).  ``None`` when there is
+        no such way.
+        """
+
+    def prebuilt_lists(
+        self, cls: type, rows: dict[str, type]
+    ) -> PrebuiltValidator | None:
+        """An optional faster validation of documents whose record arrays are already built.
+
+        ``rows`` maps wire names of record-array entries of ``cls`` to their
+        row classes.  The validator need not look at the rows of the lists it
+        is told are built (instances of exactly that class, made as
+        :meth:`row_slots` allows); it must give exactly what validating the
+        document gives.  ``None`` when there is no such validation.
         """

@@ -11,7 +11,7 @@ import inspect
 import re
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from typing import Any
 
@@ -26,6 +26,7 @@ from eson.schema.binding import (
     FieldNotes,
     FieldSpec,
     ModelShape,
+    PrebuiltValidator,
     Problem,
     SurrogateError,
     Validator,
@@ -246,6 +247,64 @@ class MsgspecBinding:
             return None
         return ACCESS_SLOTS, slots
 
+    def row_slots(self, cls: type, fields: Sequence[FieldSchema]) -> tuple[object, ...] | None:
+        if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct) or not _positional(cls):
+            return None
+        if tuple(item.attr for item in fields) != cls.__struct_fields__:
+            return None
+        # Without __post_init__, constructing a Struct from positional values
+        # only sets its slots: the accelerator may do just that.
+        if hasattr(cls, "__post_init__"):
+            return None
+        access = self.native_access(cls, [item.attr for item in fields])
+        return access[1] if access is not None else None
+
+    def prebuilt_lists(self, cls: type, rows: dict[str, type]) -> PrebuiltValidator | None:
+        # msgspec.convert returns an instance of exactly the field's Struct
+        # class as it is, so converting a list of them only copies the list.
+        # The document is converted with an empty list in its place and the
+        # built list set afterwards -- which only a class without
+        # __post_init__ (it would see the empty list) allows, for fields
+        # declared exactly list[Row] (no constraints on the list).
+        if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct):
+            return None
+        if hasattr(cls, "__post_init__") or cls.__struct_config__.array_like:
+            return None
+        setters: dict[str, object] = {}
+        for info in msgspec.structs.fields(cls):
+            row = rows.get(info.encode_name)
+            if row is None or info.type != list[row]:  # type: ignore[valid-type]
+                continue
+            slot = _slot_of(cls, info.name)
+            if slot is not None:
+                setters[info.encode_name] = slot
+        if not setters:
+            return None
+        plain = self.validator(cls)
+
+        def validate(
+            document: dict[str, Any], built: Collection[str], strict: bool | None = None
+        ) -> Any:
+            taken: list[tuple[Any, list[Any]]] = []
+            placeholder = dict(document)
+            for wire in built:
+                slot = setters.get(wire)
+                if slot is not None and type(placeholder.get(wire)) is list:
+                    taken.append((slot, placeholder[wire]))
+                    placeholder[wire] = []
+            if not taken:
+                return plain(document, strict)
+            chosen = True if strict is None else strict
+            try:
+                result = _convert(placeholder, cls, strict=chosen)
+            except UnicodeEncodeError:
+                raise _surrogate_error(document, cls, chosen) from None
+            for slot, value in taken:
+                slot.__set__(result, value)
+            return result
+
+        return validate
+
     def record_builder(
         self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
@@ -254,10 +313,7 @@ class MsgspecBinding:
         if tuple(item.attr for item in fields) != cls.__struct_fields__:
             return None
         checks = [_column_check(item) for item in fields]
-        # Without __post_init__, constructing a Struct from positional values
-        # only sets its slots: the accelerator may do just that.
-        access = self.native_access(cls, [item.attr for item in fields])
-        slots = access[1] if access is not None and not hasattr(cls, "__post_init__") else None
+        slots = self.row_slots(cls, fields)
 
         def build(columns: list[list[Any]], trusted: list[bool]) -> list[Any]:
             checked = [

@@ -28,6 +28,7 @@ from eson.schema.binding import (
     FieldNotes,
     FieldSpec,
     ModelShape,
+    PrebuiltValidator,
     Problem,
     SurrogateError,
     Validator,
@@ -301,6 +302,12 @@ class PydanticBinding:
 
     def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
         return None  # validators see whole records: always validate dicts
+
+    def row_slots(self, cls: type, fields: Sequence[FieldSchema]) -> tuple[object, ...] | None:
+        return None  # instances keep their fields in __dict__ (see record_builder)
+
+    def prebuilt_lists(self, cls: type, rows: dict[str, type]) -> PrebuiltValidator | None:
+        return None
 
     def native_access(self, cls: type, attrs: Sequence[str]) -> tuple[int, tuple[object, ...]] | None:
         if not isinstance(cls, type) or not issubclass(cls, BaseModel) or not attrs:
