@@ -71,6 +71,7 @@ def _version() -> str:
 #: checks that they agree).
 _LAZY: dict[str, str] = {
     **dict.fromkeys(("Message", "Record"), "eson.pydantic"),
+    "ReadOptions": "eson.wire.options",
     **dict.fromkeys(
         (
             "Choice",
@@ -114,6 +115,7 @@ __all__ = [
     "Message",
     "Ok",
     "PromptCost",
+    "ReadOptions",
     "Record",
     "Repair",
     "StreamDecoder",
@@ -159,6 +161,7 @@ if TYPE_CHECKING:
         prompt_cost,
     )
     from eson.pydantic import Message, Record
+    from eson.wire.options import ReadOptions
 
     __version__: str
 
