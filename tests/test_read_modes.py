@@ -339,3 +339,27 @@ def test_toon_tables_of_any_count_read_alike(
     marks = sorted({min(cut, len(text)) for cut in cuts})
     chunks = [text[i:j] for i, j in zip([0, *marks], [*marks, len(text)])]
     assert streamed("toon", chunks, options, None) == whole("toon", text, options, None)
+
+
+FENCE = "`" * 3
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        f"Here it is\n{FENCE}toon\nitems[3]: a,b\nt[2]{{a}}:\n  1\n{FENCE}\nThanks.\n",
+        "items[3]: a,b\nt[2]{a}:\n  1\nThat is all, thanks.\n",
+    ],
+    ids=["fenced", "prose-after"],
+)
+def test_a_lax_reply_stream_skips_the_prose_as_a_lenient_one_does(reply: str) -> None:
+    document = "items[3]: a,b\nt[2]{a}:\n  1"
+    for chunks in chunkings(reply):
+        decoder = eson.StreamDecoder(format="toon", mode="lax")
+        for chunk in chunks:
+            decoder.feed(chunk)
+        assert decoder.close() == toon.decode(document, mode="lax")
+    lenient = eson.StreamDecoder(format="toon")
+    with pytest.raises(eson.TOONError, match="declares 3 values but has 2"):
+        lenient.feed(reply)
+        lenient.close()
