@@ -8,7 +8,8 @@ this process; the pure-Python ones in a child process started with
 ``TYPED_ESON_NO_SPEEDUPS=1`` (its own interleaved run, with its own peer
 timings), so each pure ratio is also against a peer in the same run.
 
-Peers: ``msgspec.json`` and Pydantic's JSON on the same models; the official
+Peers: ``msgspec.json`` and Pydantic's JSON on the same models; ``json`` and
+``orjson`` (when installed) on the plain value; the official
 ``toon-format`` package on the same data; and ``msgspec-toon`` (a native
 TOON codec for msgspec, published for CPython 3.13 only), timed by a child
 process in a 3.13 venv (``--peer-python``, default ``.venv-313/bin/python``)
@@ -167,6 +168,20 @@ FIGURES = [
         1.0,
     ),
     (
+        "untyped-encode-orjson",
+        "untyped eson.encode / orjson.dumps",
+        "eson.encode(dict)",
+        "orjson.dumps(dict)",
+        None,
+    ),
+    (
+        "untyped-decode-orjson",
+        "untyped eson.decode / orjson.loads",
+        "eson.decode(text)",
+        "orjson.loads(text)",
+        None,
+    ),
+    (
         "toon-encode",
         "typed TOON encode / msgspec.json encode",
         "eson.toon.encode(struct)",
@@ -298,6 +313,14 @@ def time_cases(records: int, large: int) -> dict[str, float]:
         f"eson.encode(struct) x{large}": lambda: eson.encode(big),
         f"eson.Decoder(T).decode x{large}": lambda: m_decoder.decode(big_text),
     }
+    try:  # orjson, the fastest untyped JSON peer, where it is installed (the dev extra has it)
+        import orjson
+
+        # the same str input as eson.decode and json.loads get
+        cases["orjson.dumps(dict)"] = lambda: orjson.dumps(value)
+        cases["orjson.loads(text)"] = lambda: orjson.loads(json_text)
+    except ImportError:
+        pass
     try:
         import toon_format
 

@@ -793,6 +793,7 @@ def check_replies(case: Case, text: str) -> list[Failure]:
                 and isinstance(streamed.error, eson.CountError)
                 and str(streamed.error) != str(whole.error)
                 and not _swallowed_before_a_later_error(whole.error, streamed.error)
+                and not _bad_row_before_a_later_count(whole.error, streamed.error)
             ):
                 failures.append(Failure(case, name, "the stream words a count error otherwise",
                                         f"stream: {streamed.error}\n  whole: {whole.error}"[:2000]))
@@ -908,6 +909,23 @@ def _swallowed_before_a_later_error(whole: BaseException, streamed: BaseExceptio
         and whole_line is not None
         and streamed_line is not None
         and streamed_line > whole_line
+    )
+
+
+def _bad_row_before_a_later_count(whole: BaseException, streamed: BaseException) -> bool:
+    """The other documented difference (docs/replies.md, the stream): the whole
+    decode checks every section's count before it reads a row, so a later
+    section's count error (short of its rows, or rows left over after it) is its
+    error; the stream cannot know how the text goes on and raises an earlier
+    section's bad row (here a row that reads as an entry, a count error of its
+    own) once the next line is in (seed 12012 case 91, seed 12014 case 628)."""
+    whole_line = getattr(whole, "line", None)
+    streamed_line = getattr(streamed, "line", None)
+    return (
+        whole_line is not None
+        and streamed_line is not None
+        and streamed_line < whole_line
+        and getattr(whole, "section", None) != getattr(streamed, "section", None)
     )
 
 

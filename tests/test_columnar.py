@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eson
+import eson.toon
 from eson import columnar
 
 keys = st.text(max_size=5)
@@ -248,3 +249,17 @@ def test_an_integer_past_the_digit_limit_is_an_encode_error(value: object, path:
         eson.columnar.encode(value)
     assert f"at {path}:" in str(caught.value)
     assert eson.columnar.decode(eson.columnar.encode({"x": 10**4000})) == {"x": 10**4000}
+
+
+@pytest.mark.parametrize(
+    ("decode", "label"),
+    [
+        (eson.columnar.decode, "columnar JSON"),
+        (eson.columnar.try_decode, "columnar JSON"),
+        (eson.toon.decode, "TOON"),
+        (eson.decode, "ESON"),
+    ],
+)
+def test_input_of_another_type_is_named_by_its_format(decode: Any, label: str) -> None:
+    with pytest.raises(TypeError, match=f"^{label} input must be str or bytes-like, not int$"):
+        decode(123)

@@ -711,11 +711,14 @@ def test_surrogate_code_points_are_quoted(reference: Reference) -> None:
     ours.encode("utf-8")
     assert eson.decode(theirs) == eson.decode(ours) == document
     assert reference.decode(ours) == reference.decode(theirs) == document
-    # A high and a low surrogate held as two Python code points are one character in
-    # JSON and JavaScript: both readers give it back as one.
-    pair = {"s": "\ud83d\ude00"}
-    assert eson.encode(pair) == '!eson/1\ns="\\ud83d\\ude00"\n'
-    assert eson.decode(eson.encode(pair)) == reference.decode(eson.encode(pair)) == {"s": "😀"}
+    # A high and a low surrogate held as two Python code points would be written as
+    # two escapes, which JSON and JavaScript read as one character: refused, not
+    # changed.  The escaped pair itself is one character to both readers.
+    with pytest.raises(EncodeError, match="surrogate pair as two code points"):
+        eson.encode({"s": "\ud83d\ude00"})
+    escaped = '!eson/1\ns="\\ud83d\\ude00"\n'
+    assert eson.decode(escaped) == reference.decode(escaped) == {"s": "😀"}
+    assert eson.encode({"s": "😀"}) == "!eson/1\ns=😀\n"
 
 
 def test_big_integers_inside_json_cells(reference: Reference) -> None:

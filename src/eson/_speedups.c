@@ -929,10 +929,24 @@ escapes32(__m128i v)
 #define QUOTE_BLOCKS(T, PER, TEST) ((void)0)
 #endif
 
+/* Whether a UCS-2 or UCS-4 str holds a high surrogate directly followed by
+ * a low one: two code points whose escapes JSON reads back as one character
+ * (the Python code refuses to write them). */
+#define SPLIT_PAIR_SCAN(T)                                                        \
+    do {                                                                          \
+        const T *p_ = (const T *)data;                                            \
+        for (Py_ssize_t k_ = 0; k_ + 1 < n; k_++) {                               \
+            if (p_[k_] >= 0xD800 && p_[k_] <= 0xDBFF && p_[k_ + 1] >= 0xDC00 &&   \
+                p_[k_ + 1] <= 0xDFFF)                                             \
+                return 1;                                                         \
+        }                                                                         \
+    } while (0)
+
 /* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
  * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).  The
  * output's kind is decided first (escapes are ASCII); then one fused pass
- * checks and copies straight into the writer. */
+ * checks and copies straight into the writer.  0 written, -1 error, 1 not
+ * handled (nothing written): a surrogate pair held as two code points. */
 static int
 w_quoted(Writer *w, PyObject *u)
 {
@@ -949,15 +963,20 @@ w_quoted(Writer *w, PyObject *u)
     }
     else if (kind == 4) {
         top = 0x10FFFF;
+        SPLIT_PAIR_SCAN(Py_UCS4);
     }
     else {
         const Py_UCS2 *p = data;
         top = 0;
+        int surrogates = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
             Py_UCS4 c = p[i];
             if (c > top && !WIDE_ESCAPED(c))
                 top = c;
+            surrogates |= c >= 0xD800 && c <= 0xDFFF;
         }
+        if (surrogates)
+            SPLIT_PAIR_SCAN(Py_UCS2);
     }
     if (w_raise(w, top) < 0 || w_reserve(w, n + QUOTE_SLACK) < 0)
         return -1;
@@ -1057,7 +1076,7 @@ w_cell(Writer *w, PyObject *v, int mask)
     if (t == &PyUnicode_Type) {
         if (!(mask & V_STR))
             return 1;
-        return w_str_cell(w, v) < 0 ? -1 : 0;
+        return w_str_cell(w, v); /* 1: a split surrogate pair, the Python code */
     }
     if (t == &PyLong_Type) {
         if (!(mask & V_INT))
@@ -2943,9 +2962,12 @@ encode_str(PyObject *self, PyObject *text)
     }
     Writer w;
     w_init(&w);
-    if (w_quoted(&w, text) < 0) {
+    int rc = w_quoted(&w, text);
+    if (rc) {
         w_free(&w);
-        return NULL;
+        if (rc < 0)
+            return NULL;
+        Py_RETURN_NONE; /* a split surrogate pair: the Python code raises */
     }
     return w_finish(&w);
 }
@@ -2958,9 +2980,12 @@ quote(PyObject *self, PyObject *text)
         Py_RETURN_NONE;
     Writer w;
     w_init(&w);
-    if (w_quoted(&w, text) < 0) {
+    int rc = w_quoted(&w, text);
+    if (rc) {
         w_free(&w);
-        return NULL;
+        if (rc < 0)
+            return NULL;
+        Py_RETURN_NONE; /* a split surrogate pair: the Python code raises */
     }
     return w_finish(&w);
 }

@@ -40,7 +40,7 @@ def _load() -> ModuleType | None:
     if DISABLED_BY_ENV:
         return None
     try:
-        from eson import _speedups
+        import eson._speedups as _speedups
     except ImportError:  # not built (no compiler, a pure wheel, another interpreter)
         return None
     if not hasattr(_speedups, "SHORT_INT_DIGITS"):  # a stale build without its constants
@@ -49,7 +49,7 @@ def _load() -> ModuleType | None:
 
 
 if TYPE_CHECKING:  # typed by src/eson/_speedups.pyi; None at run time when not in use
-    from eson import _speedups as native
+    import eson._speedups as native
 else:
     #: The accelerator module, or ``None`` when pure Python is running.
     native = _load()

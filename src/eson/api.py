@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar, Union, overload
 
 from eson.codecs.eson_typed import encode_model, reader_for, writer_for
-from eson.codecs.validation import Place, check_options
+from eson.codecs.validation import check_options, plain_place
 from eson.errors import ESONError
 from eson.schema.compile import is_model_class
 from eson.wire.eson_reader import decode_document
@@ -41,7 +41,7 @@ from eson.wire.options import Mode, ReadOptions, read_options, untyped_options
 from eson.wire.repairs import Repair
 
 if TYPE_CHECKING:
-    from eson.schema.binding import Problem
+    pass
 
 __all__ = [
     "DecodeResult",
@@ -282,28 +282,6 @@ def decode(
         context=context,
     )
     return result
-
-
-def plain_place(problem: Problem) -> tuple[Place, int]:
-    """Where a validation problem of a plain value is: section, row (1-based), field.
-
-    Shared by :func:`validate` and the JSON replies of :func:`eson.parse_reply`.
-    """
-    loc = problem.loc
-    place: Place = {"line": None, "section": None, "row": None, "field": None}
-    if not loc or not isinstance(loc[0], str):
-        return place, 0
-    place["section"] = loc[0]
-    used = 1
-    rest = loc[1:]
-    if rest and isinstance(rest[0], int):
-        place["row"] = rest[0] + 1
-        used += 1
-        rest = rest[1:]
-    if rest and isinstance(rest[0], str):
-        place["field"] = rest[0]
-        used += 1
-    return place, used
 
 
 def validate(

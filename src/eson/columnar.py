@@ -100,7 +100,7 @@ def decode(text: Data, *, type: builtins.type[T] | None = None) -> T | Any:
         TypeError: for a ``type`` that is not a model class.
     """
     if type is None:
-        return decode_columnar(text_of(text))
+        return decode_columnar(text_of(text, "columnar JSON"))
     result: T = codec_for(type).decode(text)
     return result
 
@@ -122,7 +122,7 @@ def try_decode(
     """
     if type is None:
         try:
-            return Ok(decode_columnar(text_of(text)))
+            return Ok(decode_columnar(text_of(text, "columnar JSON")))
         except ESONError as exc:
             return Err(exc)
     codec = codec_for(type)

@@ -33,11 +33,10 @@ from typing import Any, TypeVar, overload
 from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
 from eson.agent.payload import FORMATS, Payload, locate
 from eson.agent.stop import stop_kind
-from eson.api import plain_place
 from eson.codecs import toon_typed
 from eson.codecs.eson_typed import reader_for
 from eson.codecs.feedback import attach_expected
-from eson.codecs.validation import check_options, validation_error
+from eson.codecs.validation import check_options, plain_place, validation_error
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
 from eson.schema.compile import document_schema
 from eson.wire.eson_reader import decode_document, text_of

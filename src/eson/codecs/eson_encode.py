@@ -400,7 +400,14 @@ class DocumentWriter:
         numbered = schema.number if number is None else number
         if not schema.uniform and (schema.extras is None or schema.extras(obj)):
             return self.encode_slow(obj, numbered)
-        return self.function(obj, numbered)
+        try:
+            return self.function(obj, numbered)
+        except EncodeError as exc:
+            if exc.section is not None:
+                raise
+            # A string cell the fast paths take as always writable (a surrogate
+            # pair held as two code points is not): the reference path says where.
+            return self.encode_slow(obj, numbered)
 
     def encode_slow(self, obj: object, number: bool) -> str:
         """The reference path: the framework's JSON-mode dump, then the untyped writer."""

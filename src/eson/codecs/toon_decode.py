@@ -49,7 +49,7 @@ from eson.codecs.generated import compile_function
 from eson.codecs.lenient import text_detail, text_repair, text_spots
 from eson.codecs.toon_columns import decode_ints, decode_numbers
 from eson.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
-from eson.codecs.validation import Place, check_options, validation_error
+from eson.codecs.validation import Place, check_options, plain_place, validation_error
 from eson.errors import ESONError, TOONError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
@@ -882,20 +882,6 @@ class DocumentReader:
         )
 
         def place(problem: Problem) -> tuple[Place, int]:
-            loc = problem.loc
-            where: Place = {"line": positions.line_of(document, loc)}
-            if not loc or not isinstance(loc[0], str):
-                return where, 0
-            where["section"] = loc[0]
-            used = 1
-            rest = loc[1:]
-            if rest and isinstance(rest[0], int):
-                where["row"] = rest[0] + 1
-                used += 1
-                rest = rest[1:]
-            if rest and isinstance(rest[0], str):
-                where["field"] = rest[0]
-                used += 1
-            return where, used
+            return plain_place(problem, positions.line_of(document, problem.loc))
 
         return validation_error(problems, document, place)

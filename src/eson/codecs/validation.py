@@ -17,7 +17,7 @@ from typing import Any
 from eson.errors import ECHO_LIMIT, ValidationError, echo, echo_value, printable
 from eson.schema.binding import NO_CONTEXT, Binding, Problem
 
-__all__ = ["Place", "Placer", "check_options", "validation_error"]
+__all__ = ["Place", "Placer", "check_options", "plain_place", "validation_error"]
 
 #: Where a problem sits: ``line``, ``section``, ``row`` and ``field`` (each
 #: possibly ``None``).
@@ -95,6 +95,32 @@ def _reason(problem: Problem, document: Any) -> str:
     if sep and head:
         reason = head
     return f"{reason}, got {echo_value(value)}"
+
+
+def plain_place(problem: Problem, line: int | None = None) -> tuple[Place, int]:
+    """Where a problem of a plain document is: its section, row (1-based) and field.
+
+    A document's ``loc`` starts with the top-level name, then the index of a
+    record array's row, then the record's field; the steps it covers are
+    counted so that the rest is named as a path inside the value.  ``line``
+    is the problem's line, when the caller knows it (TOON's positions do).
+    Serves :func:`eson.validate`, JSON replies and the typed TOON reader.
+    """
+    loc = problem.loc
+    place: Place = {"line": line, "section": None, "row": None, "field": None}
+    if not loc or not isinstance(loc[0], str):
+        return place, 0
+    place["section"] = loc[0]
+    used = 1
+    rest = loc[1:]
+    if rest and isinstance(rest[0], int):
+        place["row"] = rest[0] + 1
+        used += 1
+        rest = rest[1:]
+    if rest and isinstance(rest[0], str):
+        place["field"] = rest[0]
+        used += 1
+    return place, used
 
 
 def path_text(steps: Sequence[str | int]) -> str:

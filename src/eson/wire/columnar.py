@@ -36,6 +36,8 @@ import sys
 from typing import Any
 
 from eson.errors import ECHO_LIMIT, DecodeError, EncodeError, echo, printable
+from eson.wire.eson_json import nested_deeper_than
+from eson.wire.eson_lexicon import MAX_JSON_DEPTH
 
 __all__ = [
     "COLUMNS",
@@ -56,7 +58,7 @@ COLUMNS = "#c"
 #: The key holding a block's rows.
 ROWS = "#r"
 #: Deepest nesting of lists and objects accepted in either direction.
-MAX_DEPTH = 500
+MAX_DEPTH = MAX_JSON_DEPTH
 
 _BLOCK_KEYS = frozenset((COLUMNS, ROWS))
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
@@ -209,27 +211,7 @@ _decoder = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_
 
 def nested_too_deep(text: str) -> bool:
     """Whether JSON text nests brackets deeper than :data:`MAX_DEPTH` (outside strings)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    return True
-        elif char in "]}":
-            depth -= 1
-    return False
+    return nested_deeper_than(text, MAX_DEPTH)
 
 
 def load_json_text(text: str) -> Any:

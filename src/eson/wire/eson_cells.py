@@ -94,7 +94,9 @@ def is_bare(text: str) -> bool:
 def encode_str(text: str) -> str:
     """Return the cell text of a string: itself when bare, else a JSON string."""
     if native is not None and type(text) is str:
-        return native.encode_str(text)  # type: ignore[return-value]
+        cell: str | None = native.encode_str(text)
+        if cell is not None:  # None: a split surrogate pair, refused by quote below
+            return cell
     if (
         text
         and _QUOTE_TRIGGER.search(text) is None

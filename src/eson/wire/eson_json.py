@@ -25,11 +25,19 @@ from collections.abc import Callable
 from typing import Any
 
 from eson.accelerator import native
-from eson.errors import echo
+from eson.errors import EncodeError, echo
 from eson.wire.eson_lexicon import MAX_JSON_DEPTH
 from eson.wire.eson_numbers import format_float
 
-__all__ = ["MAX_DEPTH", "MAX_SAFE_INTEGER", "NestingError", "dump_json", "load_json", "quote"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "NestingError",
+    "dump_json",
+    "load_json",
+    "nested_deeper_than",
+    "quote",
+]
 
 #: Deepest nesting of lists/dicts accepted inside one cell.
 MAX_DEPTH = MAX_JSON_DEPTH
@@ -39,6 +47,8 @@ MAX_SAFE_INTEGER = 2**53 - 1
 
 _dump_str: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
 _JS_ESCAPES = re.compile("[\u2028\u2029\ud800-\udfff]")
+#: A high surrogate directly followed by a low one, as two code points.
+_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
 class NestingError(ValueError):
@@ -50,11 +60,26 @@ def _escape_code_point(match: re.Match[str]) -> str:
 
 
 def quote(text: str) -> str:
-    """Return ``text`` as a JSON string literal, escaped as described above."""
+    """Return ``text`` as a JSON string literal, escaped as described above.
+
+    Raises:
+        EncodeError: when ``text`` holds a high surrogate directly followed by
+            a low one as two code points: their two escapes would read back as
+            one character, so the text cannot be written as it is.
+    """
     if native is not None and type(text) is str:
-        return native.quote(text)  # type: ignore[return-value]
+        quoted: str | None = native.quote(text)
+        if quoted is not None:
+            return quoted
     quoted = _dump_str(text)
     if _JS_ESCAPES.search(quoted) is not None:
+        pair = _SPLIT_PAIR.search(text)
+        if pair is not None:
+            high, low = pair.group()[0], pair.group()[1]
+            raise EncodeError(
+                f"the string holds U+{ord(high):04X} U+{ord(low):04X}, a surrogate pair as two "
+                "code points, which JSON reads back as one character; it cannot be written as it is"
+            )
         quoted = _JS_ESCAPES.sub(_escape_code_point, quoted)
     return quoted
 
@@ -148,7 +173,7 @@ def load_json(text: str) -> Any:
     Raises:
         ValueError: with a short cause when the text is not one JSON value.
     """
-    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and nested_deeper_than(text, MAX_DEPTH):
         raise ValueError(f"nested value is deeper than {MAX_DEPTH} levels")
     try:
         return _decoder.decode(text)
@@ -158,9 +183,14 @@ def load_json(text: str) -> Any:
         raise ValueError("nested value is too deep") from None
 
 
-def _depth(text: str) -> int:
-    """Deepest bracket nesting outside string literals (only for suspicious cells)."""
-    deepest = depth = 0
+def nested_deeper_than(text: str, limit: int) -> bool:
+    """Whether JSON text nests brackets deeper than ``limit`` outside string literals.
+
+    One scan for every JSON reader (cells, columnar JSON, the linter); it stops
+    at the first bracket past the limit.  Callers run it only on suspicious text
+    (more than ``limit`` opening brackets in all).
+    """
+    depth = 0
     in_string = escaped = False
     for char in text:
         if in_string:
@@ -174,7 +204,8 @@ def _depth(text: str) -> int:
             in_string = True
         elif char in "[{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > limit:
+                return True
         elif char in "]}":
             depth -= 1
-    return deepest
+    return False

@@ -37,6 +37,7 @@ from eson.wire.eson_lenient import (
 )
 from eson.wire.eson_lexicon import DIGITS_SOURCE, HEADER, VERSION_SOURCE
 from eson.wire.eson_names import NAME_PATTERN, NAME_RE
+from eson.wire.lines import whole_text
 from eson.wire.repairs import Repair, RepairLog
 
 __all__ = [
@@ -117,25 +118,14 @@ class Section:
         return self.kind == "records" and bool(self.fields) and self.fields[0] == "n"  # type: ignore[index]
 
 
-def text_of(data: str | bytes | bytearray | memoryview) -> str:
+def text_of(data: str | bytes | bytearray | memoryview, label: str = "ESON") -> str:
     """Return the document as ``str``: bytes-like input is decoded as UTF-8.
 
     Raises:
         DecodeError: for invalid UTF-8, with the line it occurs on.
-        TypeError: for input that is neither text nor bytes.
+        TypeError: for input that is neither text nor bytes (naming ``label``).
     """
-    if isinstance(data, str):
-        return data
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(data)
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw.count(b"\n", 0, exc.start) + 1
-            raise DecodeError(
-                f"invalid UTF-8 at byte {exc.start} ({exc.reason})", line=line
-            ) from None
-    raise TypeError(f"ESON input must be str or bytes-like, not {type(data).__name__}")
+    return whole_text(data, label, DecodeError)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,9 @@ stream ends, when the count is the error; or, when the section may have
 swallowed an entry, the end, where a typed reader judges that first), and
 the first row that reads as an entry is followed, head by head, to see
 whether the rest reads as entries too (then the count, not the row, is
-wrong).
+wrong).  Only across sections do the two differ: the scanner checks every
+count before any row, so a later section short of its rows is its error,
+while the stream raises the earlier bad row once the next line is in.
 """
 
 from __future__ import annotations

@@ -15,7 +15,28 @@ import codecs
 
 from eson.errors import ESONError
 
-__all__ = ["LineSplitter"]
+__all__ = ["LineSplitter", "whole_text"]
+
+
+def whole_text(
+    data: str | bytes | bytearray | memoryview, label: str, error: type[ESONError]
+) -> str:
+    """A whole document as ``str``: bytes-like input is decoded as UTF-8.
+
+    ``label`` names the format in the ``TypeError`` for other input (``"ESON"``,
+    ``"TOON"``, ``"columnar JSON"``); ``error`` is the format's own error
+    class, raised for invalid UTF-8 with the line it occurs on.
+    """
+    if isinstance(data, str):
+        return data
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise error(f"invalid UTF-8 at byte {exc.start} ({exc.reason})", line=line) from None
+    raise TypeError(f"{label} input must be str or bytes-like, not {type(data).__name__}")
 
 
 class LineSplitter:

@@ -21,6 +21,7 @@ from itertools import repeat
 from typing import Any
 
 from eson.errors import TOONError, echo
+from eson.wire.lines import whole_text
 from eson.wire.options import indent_size_of, strict_flag
 from eson.wire.toon_header import Header, parse_header
 from eson.wire.toon_lexicon import QUOTED_SOURCE
@@ -51,19 +52,7 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
             the line it occurs on.
         TypeError: for input that is neither text nor bytes.
     """
-    if isinstance(data, str):
-        text = data
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(data)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw.count(b"\n", 0, exc.start) + 1
-            raise TOONError(
-                f"invalid UTF-8 at byte {exc.start} ({exc.reason})", line=line
-            ) from None
-    else:
-        raise TypeError(f"TOON input must be str or bytes-like, not {type(data).__name__}")
+    text = whole_text(data, "TOON", TOONError)
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
