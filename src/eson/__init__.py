@@ -74,6 +74,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Ok", "Err"), "eson.results"),
     "Repair": "eson.wire.repairs",
     **dict.fromkeys(("Message", "Record"), "eson.pydantic"),
+    "ReadOptions": "eson.wire.options",
     **dict.fromkeys(
         (
             "Choice",
@@ -117,6 +118,7 @@ __all__ = [
     "Message",
     "Ok",
     "PromptCost",
+    "ReadOptions",
     "Record",
     "Repair",
     "StreamDecoder",
@@ -163,6 +165,7 @@ if TYPE_CHECKING:
     )
     from eson.pydantic import Message, Record
     from eson.results import Err, Ok
+    from eson.wire.options import ReadOptions
     from eson.wire.repairs import Repair
 
     __version__: str

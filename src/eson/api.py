@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union, overl
 from eson.errors import ESONError
 from eson.wire.eson_reader import decode_document
 from eson.wire.eson_writer import encode_document
-from eson.wire.options import strict_flag
+from eson.wire.options import Mode, ReadOptions, read_options, untyped_options
 
 if TYPE_CHECKING:
     from eson.results import Err, Ok
@@ -155,15 +155,6 @@ else:
             return getattr(eson.results, name)
         raise AttributeError(f"module 'eson.api' has no attribute {name!r}")
 
-_NO_TYPE = (
-    "validation_strict= and context= are options of typed decoding; pass type= too"
-)
-
-
-def _untyped_options(validation_strict: object, context: object) -> None:
-    if validation_strict is not None or context is not None:
-        raise TypeError(_NO_TYPE)
-
 
 def encode(value: object, *, number: bool | None = None) -> str:
     """Encode a ``dict`` of plain values, or a model instance, as an ESON document.
@@ -194,17 +185,20 @@ def encode(value: object, *, number: bool | None = None) -> str:
     return encode_document(value, number=bool(number))  # type: ignore[arg-type]
 
 
-def check_reading(strict: object, partial: object = False) -> None:
-    """Reject reading options of the wrong type or combination.
+def check_reading(strict: object, partial: object = False) -> ReadOptions:
+    """The ESON :class:`~eson.ReadOptions` of ``strict`` and ``partial`` (checked).
 
     Raises:
         TypeError: if ``strict`` or ``partial`` is not a ``bool``.
         ValueError: for ``partial=True`` with ``strict=True``.
     """
-    strict_flag(strict)
-    strict_flag(partial, "partial")
-    if partial and strict:
-        raise ValueError("partial=True reads a cut-off document leniently: it needs strict=False")
+    return read_options(format="eson", strict=strict, partial=partial)
+
+
+def _decode_plain(text: Data, options: ReadOptions, repairs: list[Repair] | None) -> Any:
+    return decode_document(
+        text, strict=options.strict, repairs=repairs, partial=options.partial
+    )
 
 
 @overload
@@ -212,9 +206,11 @@ def decode(
     text: Data,
     *,
     type: None = None,
-    strict: bool = True,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
-    partial: bool = False,
+    partial: bool | None = None,
     validation_strict: None = None,
     context: None = None,
 ) -> dict[str, Any]: ...
@@ -225,9 +221,11 @@ def decode(
     text: Data,
     *,
     type: builtins.type[T],
-    strict: bool = True,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
-    partial: bool = False,
+    partial: bool | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T: ...
@@ -237,9 +235,11 @@ def decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
-    strict: bool = True,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
-    partial: bool = False,
+    partial: bool | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T | dict[str, Any]:
@@ -253,8 +253,8 @@ def decode(
         type: A model class (Pydantic model, msgspec Struct, dataclass) to
             validate into; ``None`` for plain values.
         strict: ``True`` (the default) reads the text exactly as the grammar
-            says.  ``False`` reads leniently, for text a language model
-            wrote: it also accepts white space at line ends and around
+            says (``mode="strict"``).  ``False`` reads leniently
+            (``mode="lenient"``), for text a language model wrote: it also accepts white space at line ends and around
             cells, blank lines between entries, spaces after the commas of a
             field list and around a scalar's ``=``, and, typed only, a
             missing ``!eson/1`` header, a ``number=True`` record array
@@ -262,6 +262,13 @@ def decode(
             string field (read as its text).  Counts, cell counts and the
             ``n`` sequence are checked either way.  On canonical text both
             readings are the same.
+        mode: The reading mode by name, ``"strict"`` or ``"lenient"`` (the
+            two ``strict`` spells); ``"lax"`` is TOON's only (see the
+            "Reading modes" table).  A ``mode`` that disagrees with
+            ``strict`` is a ``ValueError``.
+        options: All the reading options as one :class:`eson.ReadOptions`,
+            instead of ``strict``, ``mode`` and ``partial`` (passing both is
+            a ``ValueError``).
         repairs: A list to which a lenient read appends one
             :class:`eson.Repair` (line, kind, what was done) per fix; the
             caller owns it, so concurrent decodes never mix their repairs.
@@ -289,14 +296,21 @@ def decode(
         TypeError: for a ``type`` that is not a model class or breaks an
             ESON schema rule, a non-``bool`` ``strict``/``partial``, and
             validation options that do not apply.
-        ValueError: for ``partial=True`` with ``strict=True``.
+        ValueError: for reading options that do not fit together (see
+            :class:`eson.ReadOptions`), such as ``partial=True`` with
+            ``strict=True``.
     """
-    check_reading(strict, partial)
+    read = read_options(options, format="eson", strict=strict, mode=mode, partial=partial)
     if type is None:
-        _untyped_options(validation_strict, context)
-        return decode_document(text, strict=strict, repairs=repairs, partial=partial)
+        untyped_options(validation_strict, context)
+        return _decode_plain(text, read, repairs)  # type: ignore[no-any-return]
     result: T = (_typed or _load_typed()).reader_for(type).decode(
-        text, strict, repairs, partial, validation_strict=validation_strict, context=context
+        text,
+        read.strict,
+        repairs,
+        read.partial,
+        validation_strict=validation_strict,
+        context=context,
     )
     return result
 
@@ -356,7 +370,9 @@ def try_decode(
     text: Data,
     *,
     type: None = None,
-    strict: bool = True,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
@@ -368,7 +384,9 @@ def try_decode(
     text: Data,
     *,
     type: builtins.type[T],
-    strict: bool = True,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
@@ -379,14 +397,17 @@ def try_decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
-    strict: bool = True,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Ok[dict[str, Any]] | Err:
     """Decode without raising on bad text: for message routers.
 
-    Takes the arguments of :func:`decode`.
+    Takes the arguments of :func:`decode` but ``partial`` (which an
+    ``options`` object may hold).
 
     Returns:
         ``Ok(value)``, or ``Err(error)``, each with the ``repairs`` of a
@@ -398,15 +419,20 @@ def try_decode(
         still raise ``TypeError``.
     """
     ok, err = _results or _load_results()
-    check_reading(strict)
+    read = read_options(options, format="eson", strict=strict, mode=mode)
     log: list[Repair] = []
     try:
         if type is None:
-            _untyped_options(validation_strict, context)
-            value: Any = decode_document(text, strict=strict, repairs=log)
+            untyped_options(validation_strict, context)
+            value: Any = _decode_plain(text, read, log)
         else:
             value = (_typed or _load_typed()).reader_for(type).decode(
-                text, strict, log, validation_strict=validation_strict, context=context
+                text,
+                read.strict,
+                log,
+                read.partial,
+                validation_strict=validation_strict,
+                context=context,
             )
     except ESONError as exc:
         return err(exc, repairs=tuple(log))
@@ -453,6 +479,9 @@ class Decoder(Generic[T]):
     Args:
         type: The model class to validate into, or ``None``.
         strict: Wire strictness for every decode (see :func:`eson.decode`).
+        mode: The reading mode by name (see :func:`eson.decode`).
+        options: All the reading options as one :class:`eson.ReadOptions`
+            (see :func:`eson.decode`); the decoder keeps them as ``options``.
         partial: Accept a cut-off last array (see :func:`eson.decode`).
         validation_strict: The framework's strict mode for every decode
             (see :func:`eson.decode`).
@@ -460,15 +489,17 @@ class Decoder(Generic[T]):
             :func:`eson.decode`).
     """
 
-    __slots__ = ("_reader", "context", "partial", "strict", "type", "validation_strict")
+    __slots__ = ("_reader", "context", "options", "type", "validation_strict")
 
     @overload
     def __init__(
         self: Decoder[dict[str, Any]],
         type: None = None,
         *,
-        strict: bool = True,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        partial: bool | None = None,
         validation_strict: None = None,
         context: None = None,
     ) -> None: ...
@@ -478,8 +509,10 @@ class Decoder(Generic[T]):
         self: Decoder[T],
         type: builtins.type[T],
         *,
-        strict: bool = True,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        partial: bool | None = None,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None: ...
@@ -488,38 +521,49 @@ class Decoder(Generic[T]):
         self,
         type: builtins.type[T] | None = None,
         *,
-        strict: bool = True,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        partial: bool | None = None,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
-        check_reading(strict, partial)
+        self.options = read_options(
+            options, format="eson", strict=strict, mode=mode, partial=partial
+        )
         self.type = type
-        self.strict = strict
-        self.partial = partial
         self.validation_strict = validation_strict
         self.context = context
+        self._reader = None
         if type is None:
-            self._reader = None
-            _untyped_options(validation_strict, context)
+            untyped_options(validation_strict, context)
         else:
             typed = _typed or _load_typed()
             self._reader = reader = typed.reader_for(type)
             typed.check_options(reader.binding, validation_strict, context)
 
+    @property
+    def strict(self) -> bool:
+        """Whether every decode reads strictly (``options.mode == "strict"``)."""
+        return self.options.strict
+
+    @property
+    def partial(self) -> bool:
+        """Whether a cut-off last array is accepted (``options.partial``)."""
+        return self.options.partial
+
     def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
         """Decode one document (see :func:`eson.decode`); a lenient read records into ``repairs``."""
         reader = self._reader
+        read = self.options
         if reader is None:
-            plain: Any = decode_document(
-                text, strict=self.strict, repairs=repairs, partial=self.partial
-            )
+            plain: Any = _decode_plain(text, read, repairs)
             return plain  # type: ignore[no-any-return]
         result: T = reader.decode(
             text,
-            self.strict,
+            read.strict,
             repairs,
-            self.partial,
+            read.partial,
             validation_strict=self.validation_strict,
             context=self.context,
         )

@@ -43,7 +43,13 @@ from eson.codecs.toon_typed import delimiter_of, reader_for, writer_for
 from eson.codecs.validation import check_options
 from eson.errors import ESONError, TOONError
 from eson.schema.compile import is_model_class
-from eson.wire.options import strict_flag
+from eson.wire.options import (
+    Mode,
+    ReadOptions,
+    indent_size_of,
+    read_options,
+    untyped_options,
+)
 from eson.wire.repairs import Repair
 from eson.wire.toon_parser import decode_text, text_of
 from eson.wire.toon_writer import encode_value
@@ -54,6 +60,7 @@ __all__ = [
     "Encoder",
     "Err",
     "Ok",
+    "ReadOptions",
     "TOONError",
     "decode",
     "encode",
@@ -65,7 +72,6 @@ T = TypeVar("T")
 Data = str | bytes | bytearray | memoryview
 
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
-_NO_TYPE = "validation_strict= and context= are options of typed decoding; pass type= too"
 
 
 def _model_class(value: object) -> type | None:
@@ -75,9 +81,36 @@ def _model_class(value: object) -> type | None:
     return cls if is_model_class(cls) else None
 
 
-def _untyped_options(validation_strict: object, context: object) -> None:
-    if validation_strict is not None or context is not None:
-        raise TypeError(_NO_TYPE)
+def _options(
+    options: ReadOptions | None, strict: object, mode: object, indent_size: object
+) -> ReadOptions:
+    """The reading options of a call: ``strict=False`` is the spec's non-strict (lax) mode."""
+    return read_options(
+        options, format="toon", strict=strict, mode=mode, indent_size=indent_size, loose="lax"
+    )
+
+
+def _plain(text: Data, read: ReadOptions) -> Any:
+    return decode_text(text_of(text), strict=read.checks_counts, indent_size=read.indent_size)
+
+
+def _typed(
+    type: builtins.type[T],
+    text: Data,
+    read: ReadOptions,
+    repairs: list[Repair] | None,
+    validation_strict: bool | None,
+    context: Any,
+) -> T:
+    result: T = reader_for(type, read.indent_size).decode(
+        text,
+        read.checks_counts,
+        repairs,
+        not read.strict,
+        validation_strict=validation_strict,
+        context=context,
+    )
+    return result
 
 
 def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
@@ -117,8 +150,10 @@ def decode(
     text: Data,
     *,
     type: None = None,
-    strict: bool = True,
-    indent_size: int = 2,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
+    indent_size: int | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
@@ -130,8 +165,10 @@ def decode(
     text: Data,
     *,
     type: builtins.type[T],
-    strict: bool = True,
-    indent_size: int = 2,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
+    indent_size: int | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
@@ -142,8 +179,10 @@ def decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
-    strict: bool = True,
-    indent_size: int = 2,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
+    indent_size: int | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
@@ -159,8 +198,9 @@ def decode(
         text: The document.
         type: A model class (Pydantic model, msgspec Struct, dataclass) to
             validate into; ``None`` for plain values.
-        strict: Apply the spec's strict-mode checks (the default).  With
-            ``False``, duplicate keys resolve last-write-wins, indentation is
+        strict: Apply the spec's strict-mode checks (the default,
+            ``mode="strict"``).  With ``False`` (``mode="lax"``, the spec's
+            non-strict mode), duplicate keys resolve last-write-wins, indentation is
             rounded down to whole levels, blank lines inside arrays are
             ignored, declared counts and row widths are not enforced, and a
             malformed header is read as a plain ``key: value`` line; and,
@@ -168,8 +208,16 @@ def decode(
             strings is read as its token text (``id: 12345`` for ``id: str``
             gives ``"12345"``), as in ESON's lenient reading.  This is
             TOON's own (wire) strictness; it must be a ``bool``.
+        mode: The reading mode by name: ``"strict"``, ``"lax"`` (what
+            ``strict=False`` means here), or ``"lenient"``: the spec's
+            strict checks (counts and widths included) plus the typed text
+            rule, recorded -- the reading of :func:`eson.parse_reply` and
+            :class:`eson.StreamDecoder`.  See the "Reading modes" table.
+        options: All the reading options as one :class:`eson.ReadOptions`,
+            instead of ``strict``, ``mode`` and ``indent_size`` (passing both
+            is a ``ValueError``).
         indent_size: Spaces per indentation level (default 2).
-        repairs: (typed, ``strict=False``) a list to which each such
+        repairs: (typed, not strict) a list to which each such
             number-or-boolean-as-text reading is appended as an
             :class:`eson.Repair`.  TOON's other relaxations are the spec's
             non-strict mode and are not recorded.
@@ -190,15 +238,14 @@ def decode(
             ``strict`` is not a ``bool``, for a ``type`` that is not a model
             class or breaks a schema rule, and for validation options that
             do not apply.
-        ValueError: for a bad ``indent_size``.
+        ValueError: for a bad ``indent_size``, and reading options that do
+            not fit together (see :class:`eson.ReadOptions`).
     """
+    read = _options(options, strict, mode, indent_size)
     if type is None:
-        _untyped_options(validation_strict, context)
-        return decode_text(text_of(text), strict=strict, indent_size=indent_size)
-    result: T = reader_for(type, indent_size).decode(
-        text, strict, repairs, validation_strict=validation_strict, context=context
-    )
-    return result
+        untyped_options(validation_strict, context)
+        return _plain(text, read)
+    return _typed(type, text, read, repairs, validation_strict, context)
 
 
 @overload
@@ -206,8 +253,10 @@ def try_decode(
     text: Data,
     *,
     type: None = None,
-    strict: bool = True,
-    indent_size: int = 2,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
+    indent_size: int | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: None = None,
     context: None = None,
@@ -219,8 +268,10 @@ def try_decode(
     text: Data,
     *,
     type: builtins.type[T],
-    strict: bool = True,
-    indent_size: int = 2,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
+    indent_size: int | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
@@ -231,8 +282,10 @@ def try_decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
-    strict: bool = True,
-    indent_size: int = 2,
+    strict: bool | None = None,
+    mode: Mode | None = None,
+    options: ReadOptions | None = None,
+    indent_size: int | None = None,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
@@ -251,18 +304,17 @@ def try_decode(
         apply, still raise ``TypeError``: those are mistakes in the call,
         not in the text.
     """
+    read = _options(options, strict, mode, indent_size)
     if type is None:
-        _untyped_options(validation_strict, context)
+        untyped_options(validation_strict, context)
         try:
-            return Ok(decode_text(text_of(text), strict=strict, indent_size=indent_size))
+            return Ok(_plain(text, read))
         except ESONError as exc:
             return Err(exc)
-    reader = reader_for(type, indent_size)
+    reader_for(type, read.indent_size)  # a bad type raises here, not into Err
     log: list[Repair] = []
     try:
-        value = reader.decode(
-            text, strict, log, validation_strict=validation_strict, context=context
-        )
+        value = _typed(type, text, read, log, validation_strict, context)
     except ESONError as exc:
         return Err(exc, repairs=tuple(log))
     finally:
@@ -292,10 +344,8 @@ class Encoder:
         chosen = delimiter_of(delimiter)
         if chosen not in (",", "\t", "|"):
             raise ValueError(f"delimiter must be ',', '\\t' or '|', not {delimiter!r}")
-        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
         self.delimiter = chosen
-        self.indent_size = indent_size
+        self.indent_size = indent_size_of(indent_size)
 
     def encode(self, value: Any) -> str:
         """Encode a plain value or a model instance (see :func:`eson.toon.encode`)."""
@@ -312,6 +362,9 @@ class Decoder(Generic[T]):
     Args:
         type: The model class to validate into, or ``None``.
         strict: TOON's strict-mode checks (see :func:`eson.toon.decode`); a ``bool``.
+        mode: The reading mode by name (see :func:`eson.toon.decode`).
+        options: All the reading options as one :class:`eson.ReadOptions`;
+            the decoder keeps them as ``options``.
         indent_size: Spaces per indentation level (default 2).
         validation_strict: The framework's strict mode for every decode
             (see :func:`eson.toon.decode`).
@@ -322,15 +375,17 @@ class Decoder(Generic[T]):
             options that do not apply.
     """
 
-    __slots__ = ("_reader", "context", "indent_size", "strict", "type", "validation_strict")
+    __slots__ = ("_reader", "context", "options", "type", "validation_strict")
 
     @overload
     def __init__(
         self: Decoder[Any],
         type: None = None,
         *,
-        strict: bool = True,
-        indent_size: int = 2,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
         validation_strict: None = None,
         context: None = None,
     ) -> None: ...
@@ -340,8 +395,10 @@ class Decoder(Generic[T]):
         self: Decoder[T],
         type: builtins.type[T],
         *,
-        strict: bool = True,
-        indent_size: int = 2,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None: ...
@@ -350,40 +407,41 @@ class Decoder(Generic[T]):
         self,
         type: builtins.type[T] | None = None,
         *,
-        strict: bool = True,
-        indent_size: int = 2,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
-        self.strict = strict_flag(strict)
-        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+        self.options = read = _options(options, strict, mode, indent_size)
         self.type = type
-        self.indent_size = indent_size
         self.validation_strict = validation_strict
         self.context = context
-        self._reader = reader_for(type, indent_size) if type is not None else None
+        self._reader = reader_for(type, read.indent_size) if type is not None else None
         if self._reader is None:
-            _untyped_options(validation_strict, context)
+            untyped_options(validation_strict, context)
         else:
             check_options(self._reader.binding, validation_strict, context)
 
+    @property
+    def strict(self) -> bool:
+        """Whether every decode reads strictly (``options.mode == "strict"``)."""
+        return self.options.strict
+
+    @property
+    def indent_size(self) -> int:
+        """Spaces per indentation level (``options.indent_size``)."""
+        return self.options.indent_size
+
     def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
         """Decode one document (see :func:`eson.toon.decode`)."""
-        reader = self._reader
-        if reader is None:
-            plain: Any = decode_text(
-                text_of(text), strict=self.strict, indent_size=self.indent_size
-            )
+        if self.type is None:
+            plain: Any = _plain(text, self.options)
             return plain  # type: ignore[no-any-return]
-        result: T = reader.decode(
-            text,
-            self.strict,
-            repairs,
-            validation_strict=self.validation_strict,
-            context=self.context,
+        return _typed(
+            self.type, text, self.options, repairs, self.validation_strict, self.context
         )
-        return result
 
     def __repr__(self) -> str:
         name = getattr(self.type, "__qualname__", None)

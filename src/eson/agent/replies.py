@@ -33,7 +33,6 @@ from typing import Any, TypeVar, overload
 from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
 from eson.agent.payload import FORMATS, Payload, locate
 from eson.agent.stop import stop_kind
-from eson.api import check_reading
 from eson.codecs import toon_typed
 from eson.codecs.eson_typed import reader_for
 from eson.codecs.feedback import attach_expected
@@ -41,6 +40,7 @@ from eson.codecs.validation import check_options, plain_place, validation_error
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
 from eson.schema.compile import document_schema
 from eson.wire.eson_reader import decode_document, text_of
+from eson.wire.options import read_options, untyped_options
 from eson.wire.repairs import Repair
 from eson.wire.toon_parser import decode_text
 
@@ -152,13 +152,18 @@ def parse_reply(
     Every error's lines are lines of ``text``, and its ``feedback`` says what
     to fix, with the layout ``type`` expects.
     """
-    check_reading(False, partial)
+    read = read_options(
+        format="eson",
+        mode="lenient",
+        reply=True,
+        partial=partial,
+        require_end=require_end,
+        replies=True,
+    )
+    partial, require_end = read.partial, read.require_end
     names = _names(type)
     if type is None:
-        if validation_strict is not None or context is not None:
-            raise TypeError(
-                "validation_strict= and context= are options of typed decoding; pass type= too"
-            )
+        untyped_options(validation_strict, context)
     else:
         check_options(document_schema(type).binding, validation_strict, context)
     options = (validation_strict, context)
@@ -201,8 +206,6 @@ def _check_cut(
     dropped and a ``cut-off`` repair recorded.  A stop reason saying the
     reply ended makes its last line complete.
     """
-    if not isinstance(require_end, bool):
-        raise TypeError(f"require_end must be True or False, not {require_end!r}")
     stop = stop_kind(stop_reason)
     signal = cut_signal(
         stop,

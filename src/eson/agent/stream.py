@@ -35,7 +35,6 @@ from eson.agent.payload import (
     unread_fence,
 )
 from eson.agent.stop import stop_kind
-from eson.api import check_reading
 from eson.codecs.eson_stream import ESONBuilder
 from eson.codecs.feedback import attach_expected
 from eson.codecs.stream import Event
@@ -46,6 +45,7 @@ from eson.schema.compile import document_schema
 from eson.wire import eson_stream, toon_stream
 from eson.wire.eson_reader import swallowed_entry_error
 from eson.wire.lines import LineSplitter
+from eson.wire.options import Mode, ReadOptions, read_options, strict_flag, untyped_options
 from eson.wire.repairs import Repair
 
 __all__ = ["Event", "StreamDecoder"]
@@ -180,13 +180,26 @@ class StreamDecoder(Generic[T]):
             document are skipped, and the lenient repairs apply (each
             recorded in :attr:`repairs`); counts and ``n`` are checked as
             always.  ``True`` reads the stream as exactly one document, as
-            :func:`eson.decode` does with ``strict=True``.
+            :func:`eson.decode` does with ``strict=True``.  (``strict=False``
+            is ``mode="lenient", reply=True``; ``True`` is ``mode="strict"``.)
+        mode: The reading mode by name: ``"strict"``, ``"lenient"``, or
+            (TOON) ``"lax"``, the spec's non-strict reading: counts and row
+            widths unchecked, accepting exactly what
+            ``eson.toon.decode(..., strict=False)`` accepts; a lax stream
+            holds its lines and reads them when it ends, so its events come
+            at the end.  See the "Reading modes" table.
+        options: All the reading options as one :class:`eson.ReadOptions`,
+            instead of ``strict``, ``mode``, ``indent_size``, ``reply``,
+            ``partial`` and ``require_end`` (passing both is a ``ValueError``).
+        indent_size: (TOON) spaces per indentation level (default 2).
+        reply: Skip prose and a code fence around the document; the default
+            is ``True`` unless the mode is ``"strict"``.
         partial: (ESON, lenient only; never the default) accept a stream
             that ends inside its last array: keep the rows it has.
         keep: ``False`` keeps no rows: events only, memory flat however long
             the stream; :meth:`close` then checks that the stream was
             complete and returns ``None``.
-        require_end: (lenient) the document must end with the closing line
+        require_end: (``reply``) the document must end with the closing line
             of its code fence (the end mark :func:`eson.prompt` asks for);
             a stream without it counts as cut off (see :meth:`close`).
 
@@ -203,12 +216,16 @@ class StreamDecoder(Generic[T]):
         type: None = None,
         *,
         format: StreamFormat = "eson",
-        strict: bool = False,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
+        reply: bool | None = None,
+        partial: bool | None = None,
         keep: Literal[True] = True,
         validation_strict: bool | None = None,
         context: Any = None,
-        require_end: bool = False,
+        require_end: bool | None = None,
     ) -> None: ...
 
     @overload
@@ -217,12 +234,16 @@ class StreamDecoder(Generic[T]):
         type: builtins.type[T],
         *,
         format: StreamFormat = "eson",
-        strict: bool = False,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
+        reply: bool | None = None,
+        partial: bool | None = None,
         keep: Literal[True] = True,
         validation_strict: bool | None = None,
         context: Any = None,
-        require_end: bool = False,
+        require_end: bool | None = None,
     ) -> None: ...
 
     @overload
@@ -231,12 +252,16 @@ class StreamDecoder(Generic[T]):
         type: builtins.type[Any] | None = None,
         *,
         format: StreamFormat = "eson",
-        strict: bool = False,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
+        reply: bool | None = None,
+        partial: bool | None = None,
         keep: Literal[False],
         validation_strict: bool | None = None,
         context: Any = None,
-        require_end: bool = False,
+        require_end: bool | None = None,
     ) -> None: ...
 
     def __init__(
@@ -244,51 +269,57 @@ class StreamDecoder(Generic[T]):
         type: builtins.type[Any] | None = None,
         *,
         format: StreamFormat = "eson",
-        strict: bool = False,
-        partial: bool = False,
+        strict: bool | None = None,
+        mode: Mode | None = None,
+        options: ReadOptions | None = None,
+        indent_size: int | None = None,
+        reply: bool | None = None,
+        partial: bool | None = None,
         keep: bool = True,
         validation_strict: bool | None = None,
         context: Any = None,
-        require_end: bool = False,
+        require_end: bool | None = None,
     ) -> None:
-        check_reading(strict, partial)
-        if not isinstance(require_end, bool):
-            raise TypeError(f"require_end must be True or False, not {require_end!r}")
-        if require_end and strict:
-            raise ValueError("require_end=True reads a reply's code fence; it needs strict=False")
         if format == "eson/1":  # ESON's name in eson.choose and eson.detect
             format = "eson"
         if format not in ("eson", "toon"):
             raise ValueError(
                 f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}"
             )
-        if not isinstance(keep, bool):
-            raise TypeError(f"keep must be True or False, not {keep!r}")
+        #: The reading options (see :class:`eson.ReadOptions`).
+        self.options = read = read_options(
+            options,
+            format=format,
+            strict=strict,
+            mode=mode,
+            indent_size=indent_size,
+            partial=partial,
+            reply=reply,
+            require_end=require_end,
+            default_strict=False,
+            replies=True,
+        )
+        strict_flag(keep, "keep")
         self.type = type
         self.format: StreamFormat = format
-        self.strict = strict
-        self.partial = partial
         self.keep = keep
-        self.require_end = require_end
         #: The repairs of a lenient read so far, lines counted in the stream.
         self.repairs: list[Repair] = []
-        self._log: list[Repair] | None = None if strict else []
+        self._log: list[Repair] | None = None if read.strict else []
         names: frozenset[str] | None = None
         if type is not None:
             schema = document_schema(type)
             names = frozenset(item.wire for item in schema.fields if not item.output_only)
             check_options(schema.binding, validation_strict, context)
-        elif validation_strict is not None or context is not None:
-            raise TypeError(
-                "validation_strict= and context= are options of typed decoding; pass a type too"
-            )
+        else:
+            untyped_options(validation_strict, context)
         self.validation_strict = validation_strict
         self.context = context
         error: builtins.type[ESONError] = DecodeError if format == "eson" else TOONError
         self._splitter = LineSplitter(error)
-        self._filter = None if strict else _ReplyFilter(format, names)
+        self._filter = _ReplyFilter(format, names) if read.reply else None
         self._builder: ESONBuilder | TOONBuilder
-        self._reader: eson_stream.LineReader | toon_stream.LineReader
+        self._reader: eson_stream.LineReader | toon_stream.LineReader | toon_stream.HeldLineReader
         if format == "eson":
             builder = ESONBuilder(
                 type,
@@ -300,11 +331,11 @@ class StreamDecoder(Generic[T]):
             self._builder = builder
             self._reader = eson_stream.LineReader(
                 builder,
-                strict=strict,
+                strict=read.strict,
                 headerless=type is not None,
-                partial=partial,
+                partial=read.partial,
                 log=self._log,
-                ends_at_prose=not strict,
+                ends_at_prose=read.reply,
                 judge=self._check_swallowed,
             )
         else:
@@ -312,11 +343,19 @@ class StreamDecoder(Generic[T]):
                 type,
                 keep=keep,
                 log=self._log,
+                indent_size=read.indent_size,
                 validation_strict=validation_strict,
                 context=context,
             )
             self._builder = toon_builder
-            self._reader = toon_stream.LineReader(toon_builder, ends_at_prose=not strict)
+            if read.checks_counts:
+                self._reader = toon_stream.LineReader(
+                    toon_builder, indent_size=read.indent_size, ends_at_prose=read.reply
+                )
+            else:  # lax: no line ends an entry before the document does (see HeldLineReader)
+                self._reader = toon_stream.HeldLineReader(
+                    toon_builder, indent_size=read.indent_size, ends_at_prose=read.reply
+                )
         self._names = names
         self._final_events: list[Event] = []
         self._done = False
@@ -327,6 +366,21 @@ class StreamDecoder(Generic[T]):
         self._split = self._splitter.feed
         self._read = self._reader.lines
         self._offset = 0
+
+    @property
+    def strict(self) -> bool:
+        """Whether the stream is read strictly (``options.mode == "strict"``)."""
+        return self.options.strict
+
+    @property
+    def partial(self) -> bool:
+        """Whether a cut-off last ESON array is accepted (``options.partial``)."""
+        return self.options.partial
+
+    @property
+    def require_end(self) -> bool:
+        """Whether the document must end with its code fence's closing line."""
+        return self.options.require_end
 
     # -- feeding ----------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ from eson.errors import ESONError, TOONError
 from eson.schema.annotations import literal_values
 from eson.schema.binding import Binding, Problem
 from eson.schema.model import DocumentSchema, FieldSchema, RecordSchema
-from eson.wire.options import strict_flag
+from eson.wire.options import indent_size_of, strict_flag
 from eson.wire.repairs import Repair
 from eson.wire.toon_header import HeaderField, RowLayout, parse_header
 from eson.wire.toon_lexicon import COUNT_SOURCE, DELIMITER_SYMBOL_SOURCE
@@ -750,12 +750,31 @@ def _field_template(
     return _Opaque(item, compiler, depth)
 
 
+def apply_texts(schema: DocumentSchema, document: Any, positions: Positions) -> list[Repair]:
+    """Read each bare number or boolean in a string-only field of ``document`` as its token.
+
+    ``positions`` is the record (with tokens) of the decode that gave
+    ``document``; the document is changed in place.  Returns the repairs,
+    in line order.
+    """
+    found: list[Repair] = []
+    for spot in text_spots(schema, document):
+        container = spot.container
+        token = positions.token_of(container, spot.step)
+        kind = text_repair(container[spot.step])  # type: ignore[index]
+        if token is None or kind is None:
+            continue  # not read from a single token: leave it to validation
+        container[spot.step] = token  # type: ignore[index]
+        line = positions.line_of(document, spot.loc) or 1
+        found.append(Repair(line, kind, text_detail(token), spot.section, spot.row, spot.field))
+    return sorted(found, key=lambda repair: repair.line)
+
+
 class DocumentReader:
     """The compiled TOON reader of one model class (for one indentation size)."""
 
     def __init__(self, schema: DocumentSchema, indent_size: int = 2) -> None:
-        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+        indent_size = indent_size_of(indent_size)
         self.schema = schema
         self.indent_size = indent_size
         self.binding: Binding = schema.binding
@@ -850,18 +869,9 @@ class DocumentReader:
         document = decode_text(
             text, strict=strict, indent_size=self.indent_size, positions=positions
         )
-        found: list[Repair] = []
-        for spot in text_spots(self.schema, document):
-            container = spot.container
-            token = positions.token_of(container, spot.step)
-            kind = text_repair(container[spot.step])  # type: ignore[index]
-            if token is None or kind is None:
-                continue  # not read from a single token: leave it to validation
-            container[spot.step] = token  # type: ignore[index]
-            line = positions.line_of(document, spot.loc) or 1
-            found.append(Repair(line, kind, text_detail(token), spot.section, spot.row, spot.field))
+        found = apply_texts(self.schema, document, positions)
         if repairs is not None:
-            repairs.extend(sorted(found, key=lambda repair: repair.line))
+            repairs.extend(found)
         return document
 
     def error(self, problems: Sequence[Problem], text: str, strict: bool) -> Exception:

@@ -42,6 +42,7 @@ from eson.errors import TOONError
 from eson.schema.binding import Binding, FieldSpec
 from eson.schema.class_cache import cached
 from eson.schema.model import DocumentSchema, FieldSchema
+from eson.wire.options import indent_size_of
 from eson.wire.toon_header import HeaderField, format_fields
 from eson.wire.toon_limits import MAX_DEPTH
 from eson.wire.toon_quoting import (
@@ -148,8 +149,7 @@ class WriterSet:
     def __init__(self, delimiter: str, indent_size: int) -> None:
         if delimiter not in DELIMITERS:
             raise ValueError(f"delimiter must be ',', '\\t' or '|', not {delimiter!r}")
-        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+        indent_size = indent_size_of(indent_size)
         self.delimiter = delimiter
         self.indent_size = indent_size
         self.symbol = "" if delimiter == "," else delimiter

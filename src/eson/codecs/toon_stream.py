@@ -14,6 +14,7 @@ from typing import Any
 
 from eson.codecs.lenient import takes_only_text, text_detail, text_repair, text_spots
 from eson.codecs.stream import Event, Lines, RecordCheck, validate_document
+from eson.codecs.toon_decode import apply_texts
 from eson.schema.compile import document_schema
 from eson.schema.model import DocumentSchema, EntryKind, FieldSchema
 from eson.wire.repairs import Repair, RepairLog
@@ -137,6 +138,38 @@ class TOONBuilder:
 
     def root(self, value: Any) -> None:
         self._root = value
+
+    def whole(self, text: str) -> None:
+        """(:class:`~eson.wire.toon_stream.HeldTarget`) Read a lax stream's whole text.
+
+        The text is decoded as :func:`eson.toon.decode` decodes it in lax
+        mode (the spec's non-strict reading, then -- typed, with a repair
+        log -- the text rule), and each top-level entry reported as the
+        line reader reports it: an array row by row, any other value whole.
+        """
+        positions = Positions(tokens=True)
+        document = decode_text(
+            text, strict=False, indent_size=self.indent_size, positions=positions, lf_only=True
+        )
+        if not isinstance(document, dict):
+            self.root(document)
+            return
+        if self.log is not None and self.schema is not None:
+            self.log.extend(apply_texts(self.schema, document, positions))
+        log, self.log = self.log, None  # the text rule is applied: never again per entry
+        try:
+            for key, value in document.items():
+                line = positions.line_of(document, (key,)) or 1
+                self.start(key, line)
+                if isinstance(value, list):
+                    for index, element in enumerate(value):
+                        at = positions.line_of(document, (key, index)) or line
+                        self.row(key, element, index + 1, at, None, None)
+                    self.end(key, len(value))
+                else:
+                    self.value(key, value, line, None)
+        finally:
+            self.log = log
 
     # -- the text rule --------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from eson.errors import TOONError, echo
 from eson.wire.lines import whole_text
-from eson.wire.options import strict_flag
+from eson.wire.options import indent_size_of, strict_flag
 from eson.wire.toon_header import Header, parse_header
 from eson.wire.toon_lexicon import QUOTED_SOURCE
 from eson.wire.toon_limits import MAX_DEPTH, OBJECT_ALLOWANCE, check_objects
@@ -177,8 +177,7 @@ def decode_text(
         ValueError: for a bad ``indent_size``.
     """
     strict = strict_flag(strict)
-    if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-        raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+    indent_size = indent_size_of(indent_size)
     lines = scan_lines(text, indent_size, strict, lf_only=lf_only)
     return _Parser(lines, strict, level, positions, fields).parse()
 

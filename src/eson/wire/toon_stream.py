@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from eson.errors import TOONError
 from eson.wire.eson_reader import looks_like_prose
+from eson.wire.options import indent_size_of
 from eson.wire.toon_header import Header, parse_header
 from eson.wire.toon_limits import MAX_DEPTH
 from eson.wire.toon_parser import decode_text, is_key_value, split_key
@@ -124,8 +125,7 @@ class LineReader:
     def __init__(
         self, target: StreamTarget, *, indent_size: int = 2, ends_at_prose: bool = False
     ) -> None:
-        if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-            raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+        indent_size = indent_size_of(indent_size)
         self.target = target
         self.indent_size = indent_size
         self.ends_at_prose = ends_at_prose
@@ -408,3 +408,70 @@ class LineReader:
         items.rows += 1
         items.item = []
         self.target.row(items.key, value[0], items.rows, items.item_line, None, text)
+
+
+class HeldTarget(StreamTarget, Protocol):
+    """What a :class:`HeldLineReader` reports: a :class:`StreamTarget` that reads whole text."""
+
+    def whole(self, text: str) -> None:
+        """The document's text, all of it, to read as the whole-text parser does."""
+
+
+class HeldLineReader:
+    """Read a TOON document in the spec's non-strict (lax) mode, as a stream delivers it.
+
+    In lax mode a declared count or row width is no boundary (a table may
+    have fewer rows than it declares, or more), indentation is rounded down
+    and blank lines inside arrays are dropped, so an entry is known to be
+    complete only when the document ends.  This reader therefore holds the
+    document's lines and hands the whole text to its target's
+    :meth:`HeldTarget.whole` when the stream ends: a lax stream reads
+    exactly what :func:`~eson.wire.toon_parser.decode_text` reads with
+    ``strict=False``, by construction, and its events come at the end.
+
+    Args:
+        target: Receives the whole text.
+        indent_size: Spaces per indentation level (to tell a top-level line).
+        ends_at_prose: A top-level line after the first that is no
+            ``key: value`` and reads as prose ends the document (a reply
+            with text after it), as for :class:`LineReader`.
+    """
+
+    def __init__(
+        self, target: HeldTarget, *, indent_size: int = 2, ends_at_prose: bool = False
+    ) -> None:
+        self.target = target
+        self.indent_size = indent_size_of(indent_size)
+        self.ends_at_prose = ends_at_prose
+        self.line_no = 0
+        self.ended = False
+        self._held: list[str] = []
+        self._fields: bool | None = None  # the first content line is a key: value line
+
+    def lines(self, lines: list[str]) -> None:
+        """Hold complete lines (without their line breaks) until :meth:`finish`."""
+        for line in lines:
+            if self.ended:
+                return
+            content = line.lstrip(" ")
+            if content and content[0] != "#":
+                if self._fields is None:
+                    self._fields = is_key_value(content)
+                elif (
+                    self.ends_at_prose
+                    and self._fields
+                    and len(line) - len(content) < self.indent_size
+                    and ends_document(content)
+                ):
+                    self.ended = True
+                    return
+            self.line_no += 1
+            self._held.append(line)
+
+    def finish(self, last: str | None) -> None:
+        """The stream ended (``last``: its final line without a line break): read the text."""
+        if last is not None and last.endswith("\r"):
+            last = last[:-1]
+        if last is not None:
+            self.lines([last])
+        self.target.whole("\n".join(self._held))

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eson.errors import TOONError
+from eson.wire.options import indent_size_of
 from eson.wire.toon_header import HeaderField, format_fields
 from eson.wire.toon_limits import MAX_DEPTH
 from eson.wire.toon_quoting import (
@@ -61,8 +62,7 @@ def encode_value(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> s
     """
     if delimiter not in DELIMITERS:
         raise ValueError(f"delimiter must be ',', '\\t' or '|', not {delimiter!r}")
-    if not isinstance(indent_size, int) or isinstance(indent_size, bool) or indent_size < 1:
-        raise ValueError(f"indent_size must be a positive int, not {indent_size!r}")
+    indent_size = indent_size_of(indent_size)
     writer = Writer(delimiter, indent_size)
     try:
         writer.root(value)
