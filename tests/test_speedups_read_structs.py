@@ -554,6 +554,7 @@ def test_skip_lines() -> None:
 # declines when the collection came before it.
 _FINALIZER_CLEARS_THE_CHOICES = """
 import gc
+import sys
 import msgspec
 from eson import accelerator
 
@@ -589,7 +590,13 @@ for extra in range(12):
         assert not choices, extra
         continue
     rows, end = got
-    assert choices, extra  # the finalizer has not run inside the call
+    if sys.version_info < (3, 12):
+        # A collection runs where the allocation that passes the threshold is
+        # made: the call disables the collector, so the finalizer has not run.
+        assert choices, extra
+    # From 3.12 a collection waits for the interpreter's next check between
+    # bytecodes, the one just after the call returns, so the finalizer may have
+    # run by now; either way the rows were built from the live strings.
     assert end == len(text)
     assert [row.kind for row in rows] == ["ab"[i % 2] * 40 for i in range(300)], extra
     read += 1

@@ -39,6 +39,8 @@ from eson.codecs.feedback import attach_expected
 from eson.codecs.validation import check_options, plain_place, validation_error
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
 from eson.schema.compile import document_schema
+from eson.wire.eson_json import too_deep_at
+from eson.wire.eson_lexicon import MAX_JSON_DEPTH
 from eson.wire.eson_reader import decode_document, text_of
 from eson.wire.options import read_options, untyped_options
 from eson.wire.repairs import Repair
@@ -317,6 +319,14 @@ def _no_constant(name: str) -> Any:
 
 
 def _load_json(text: str) -> Any:
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        at = too_deep_at(text, MAX_JSON_DEPTH)
+        if at is not None:
+            line = text.count("\n", 0, at) + 1
+            raise DecodeError(
+                f"invalid JSON: nested too deeply (more than {MAX_JSON_DEPTH} levels)",
+                line=line,
+            )
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:

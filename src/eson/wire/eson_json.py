@@ -38,6 +38,7 @@ __all__ = [
     "dump_json",
     "load_json",
     "nested_deeper_than",
+    "too_deep_at",
     "quote",
 ]
 
@@ -206,13 +207,24 @@ def load_json(text: str) -> Any:
 def nested_deeper_than(text: str, limit: int) -> bool:
     """Whether JSON text nests brackets deeper than ``limit`` outside string literals.
 
-    One scan for every JSON reader (cells, columnar JSON, the linter); it stops
-    at the first bracket past the limit.  Callers run it only on suspicious text
-    (more than ``limit`` opening brackets in all).
+    One scan for every JSON reader (cells, columnar JSON, replies, the linter);
+    it stops at the first bracket past the limit.  Callers run it only on
+    suspicious text (more than ``limit`` opening brackets in all).
+    """
+    return too_deep_at(text, limit) is not None
+
+
+def too_deep_at(text: str, limit: int) -> int | None:
+    """The index of the first bracket that nests deeper than ``limit``, or None.
+
+    Brackets inside JSON string literals do not count.  The depth is checked
+    here, not left to the parser's recursion, because CPython's JSON parser
+    stops at a depth that depends on the interpreter (3.11 at the recursion
+    limit, 3.12 and later at a larger limit of the C stack).
     """
     depth = 0
     in_string = escaped = False
-    for char in text:
+    for index, char in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -225,7 +237,7 @@ def nested_deeper_than(text: str, limit: int) -> bool:
         elif char in "[{":
             depth += 1
             if depth > limit:
-                return True
+                return index
         elif char in "]}":
             depth -= 1
-    return False
+    return None
