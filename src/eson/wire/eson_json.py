@@ -38,8 +38,8 @@ __all__ = [
     "dump_json",
     "load_json",
     "nested_deeper_than",
-    "too_deep_at",
     "quote",
+    "too_deep_at",
 ]
 
 #: Deepest nesting of lists/dicts accepted inside one cell.
