@@ -267,7 +267,25 @@ def mutated(draw: st.DrawFn, base: st.SearchStrategy[str]) -> str:
     return text
 
 
-encoded_documents = documents.map(lambda value: eson.encode(value))
+def _encoded(value: Any) -> str | None:
+    """The document's ESON text, or None for one no ESON writer writes.
+
+    A str holding a surrogate pair as two code points is refused (JSON would read
+    the pair back as one character); tests/test_surrogate_pairs.py tests that.
+    """
+    try:
+        return eson.encode(value)
+    except eson.EncodeError as exc:
+        if "surrogate pair as two code points" not in str(exc):
+            raise
+        return None
+
+
+def _encoded_texts(values: st.SearchStrategy[Any]) -> st.SearchStrategy[str]:
+    return values.map(_encoded).filter(lambda text: text is not None)  # type: ignore[arg-type]
+
+
+encoded_documents = _encoded_texts(documents)
 
 
 @SETTINGS
@@ -361,7 +379,7 @@ def test_typed_models_encode_and_decode_the_same(model: Any) -> None:
 @TYPED
 @given(
     st.sampled_from([MDoc, PDoc]).flatmap(
-        lambda cls: st.tuples(st.just(cls), mutated(documents_of(cls).map(eson.encode)))
+        lambda cls: st.tuples(st.just(cls), mutated(_encoded_texts(documents_of(cls))))
     )
 )
 def test_typed_mutations_fail_or_decode_the_same(case: tuple[type, str]) -> None:
