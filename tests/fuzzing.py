@@ -67,10 +67,10 @@ import eson
 import eson.columnar
 import eson.msgspec as em
 import eson.toon
+from eson._internal.schema import EntryKind, document_schema
+from eson._internal.wire.eson_reader import scan_sections
 from eson.agent.payload import locate
 from eson.cli import main as cli_main
-from eson.schema import EntryKind, document_schema
-from eson.wire.eson_reader import scan_sections
 
 MESSAGE_LIMIT = 1000
 MAX_TEXT = 30_000

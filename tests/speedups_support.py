@@ -1,6 +1,6 @@
 """Running the same code with and without the C accelerator, in one process.
 
-Every hot path asks ``eson.accelerator.native`` through a module-level name
+Every hot path asks ``eson._internal.accelerator.native`` through a module-level name
 ``native`` in its own module; :func:`pure` sets all of those to ``None`` for
 the duration of a ``with`` block, which is exactly the pure-Python package
 (the same as ``TYPED_ESON_NO_SPEEDUPS=1``, without a second process).
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import eson
-from eson import accelerator
+from eson._internal import accelerator
 
 
 def require_accelerator() -> None:

@@ -2,7 +2,7 @@
 
 Every compiled artefact of a model class (schemas, ESON/TOON/columnar
 readers and writers, layouts, stream plans, Pydantic adapters) lives in the
-class's own cache (:mod:`eson.schema.class_cache`), so a class built per
+class's own cache (:mod:`eson._internal.schema.class_cache`), so a class built per
 request is freed once the caller drops it.
 """
 
@@ -21,7 +21,7 @@ import pydantic
 import eson
 import eson.msgspec as em
 from eson import columnar, toon
-from eson.schema.class_cache import ATTRIBUTE, cached
+from eson._internal.schema.class_cache import ATTRIBUTE, cached
 
 T = TypeVar("T")
 

@@ -278,7 +278,7 @@ def test_every_page_with_python_has_examples_found() -> None:
 def test_checker_page_examples(page: str, tmp_path: Path) -> None:
     from mypy import api as mypy_api
 
-    from eson.schema.rules import CHECK_ORDER
+    from eson._internal.schema.rules import CHECK_ORDER
 
     examples = checker_examples(_text(page), page, CHECKER_PAGES[page])
     assert examples, f"{page} has no Python examples"

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import eson
-from eson.wire.eson_cells import decode_cell, encode_cell, encode_str, is_bare
+from eson._internal.wire.eson_cells import decode_cell, encode_cell, encode_str, is_bare
 
 
 @pytest.mark.parametrize(

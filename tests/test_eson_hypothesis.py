@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import eson
-from eson.wire.eson_cells import decode_cell, decode_column, encode_cell, encode_column
+from eson._internal.wire.eson_cells import decode_cell, decode_column, encode_cell, encode_column
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

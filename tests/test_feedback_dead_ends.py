@@ -215,7 +215,7 @@ def test_a_count_copied_from_the_layout_says_what_n_is(count: str, model: type |
 
 
 def test_a_digit_count_is_no_placeholder() -> None:
-    from eson.wire.eson_reader import placeholder_count_error
+    from eson._internal.wire.eson_reader import placeholder_count_error
 
     assert placeholder_count_error("findings[2]{a}", 3) is None
     assert placeholder_count_error("findings[ 2 ]{a}", 3) is None
@@ -311,7 +311,7 @@ def test_a_short_row_without_spaces_gets_no_hint() -> None:
     with pytest.raises(eson.DecodeError) as info:
         eson.decode(text)
     assert str(info.value) == "line 4: findings row 1: expected 5 cells, got 3"
-    from eson.wire.eson_reader import width_hint
+    from eson._internal.wire.eson_reader import width_hint
 
     assert width_hint("a b c", 1, 1) == ""
     assert width_hint("1 high a.py 3 a very long message", 5, 1).endswith("(only spaces)")
@@ -422,8 +422,8 @@ def test_the_prompt_says_or_null_on_its_level(model: type, format: str) -> None:
 def test_type_words_keep_null_inside_containers() -> None:
     from typing import Optional
 
-    from eson.codecs.layout import type_words
-    from eson.schema.compile import document_schema
+    from eson._internal.codecs.layout import type_words
+    from eson._internal.schema.compile import document_schema
 
     binding = document_schema(PNulls).binding
     assert type_words(list[str | None], binding) == "list of (strings or null)"

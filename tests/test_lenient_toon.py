@@ -9,7 +9,7 @@ import eson
 import eson.msgspec
 import eson.toon
 from eson import Repair
-from eson.codecs.toon_typed import reader_for
+from eson._internal.codecs.toon_typed import reader_for
 
 
 class MFinding(eson.msgspec.Record):

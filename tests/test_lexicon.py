@@ -3,10 +3,10 @@
 * The Python sets are what the specs say (JavaScript's ``trim`` set is
   derived here from Unicode's space separators, not copied).
 * The C module's character tests, read through ``char_classes`` for every
-  code point, classify exactly as ``eson.wire.eson_lexicon`` does.
+  code point, classify exactly as ``eson._internal.wire.eson_lexicon`` does.
 * The C number matcher accepts exactly ``NUMBER_RE``'s strings, over every
   short string of number characters.
-* The constants ``eson.accelerator`` hands to the C functions are the C
+* The constants ``eson._internal.accelerator`` hands to the C functions are the C
   module's own.
 * No module outside the lexicons spells a grammar the lexicons hold.
 """
@@ -21,9 +21,9 @@ import unicodedata
 import pytest
 from speedups_support import require_accelerator
 
-from eson import accelerator
+from eson._internal import accelerator
+from eson._internal.wire import eson_cells, eson_lexicon, toon_lexicon
 from eson.errors import DecodeError
-from eson.wire import eson_cells, eson_lexicon, toon_lexicon
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "eson"
 EVERY_CODE_POINT = "".join(map(chr, range(0x110000)))
@@ -183,13 +183,13 @@ def test_only_the_lexicons_spell_it(what: str) -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if pattern.search(line)
     ]
-    assert found == [], f"{what} spelled outside eson.wire.*_lexicon: {found}"
+    assert found == [], f"{what} spelled outside eson._internal.wire.*_lexicon: {found}"
 
 
 @pytest.mark.parametrize("what", sorted(_SPELLINGS))
 def test_the_spelling_patterns_find_the_lexicons(what: str) -> None:
     """Each pattern above finds its own spelling in a lexicon (so it can fail)."""
     pattern = re.compile(_SPELLINGS[what])
-    lexicons = (SRC / "wire" / "eson_lexicon.py").read_text(encoding="utf-8")
-    lexicons += (SRC / "wire" / "toon_lexicon.py").read_text(encoding="utf-8")
+    lexicons = (SRC / "_internal" / "wire" / "eson_lexicon.py").read_text(encoding="utf-8")
+    lexicons += (SRC / "_internal" / "wire" / "toon_lexicon.py").read_text(encoding="utf-8")
     assert pattern.search(lexicons), what

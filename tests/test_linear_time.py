@@ -382,8 +382,8 @@ def test_toon_decoders_are_linear(run: Run, build: Build, n: int) -> None:
 
 def test_caches_keyed_by_headers_stay_bounded() -> None:
     """A stream of documents with ever new table headers cannot grow a reader without bound."""
-    from eson.codecs import toon_decode
-    from eson.codecs.toon_typed import reader_for
+    from eson._internal.codecs import toon_decode
+    from eson._internal.codecs.toon_typed import reader_for
 
     model = pydantic.create_model("Doc", rows=(list[PRow], []))
     decoder = eson.toon.Decoder(model)

@@ -61,7 +61,7 @@ RULE_CODES = (
     "eson-duplicate-name",
     "eson-unsupported-type",
 )
-#: The order in which both sides check a class (eson.schema.rules.CHECK_ORDER).
+#: The order in which both sides check a class (eson._internal.schema.rules.CHECK_ORDER).
 CHECK_ORDER = (
     "eson-duplicate-name",
     "eson-wire-name",
@@ -256,7 +256,7 @@ def test_at_most_one_marked_error_per_line() -> None:
 
 def test_rule_order_is_the_same_on_both_sides() -> None:
     from eson import mypy as plugin_module
-    from eson.schema import rules
+    from eson._internal.schema import rules
 
     assert rules.CHECK_ORDER == plugin_module.CHECK_ORDER == CHECK_ORDER
     assert set(CHECK_ORDER) == set(RULE_CODES)
@@ -335,8 +335,8 @@ def test_plugin_loads_without_pydantic_or_the_runtime() -> None:
     )
     assert result.returncode == 0, result.stderr
     # The rule table (the codes and texts the plugin shares with the runtime) is all
-    # it loads: ``import eson`` leaves eson.schema unloaded (tests/test_startup.py).
-    assert result.stdout.strip() == "['eson.schema', 'eson.schema.rule_table'] []"
+    # it loads: ``import eson`` leaves eson._internal.schema unloaded (tests/test_startup.py).
+    assert result.stdout.strip() == "['eson._internal.schema', 'eson._internal.schema.rule_table'] []"
 
 
 @pytest.mark.parametrize(
@@ -448,7 +448,7 @@ def _module_up_to(file: str, name: str, *, skip: set[str]) -> types.ModuleType:
 def _runtime_ready() -> bool:
     return all(
         importlib.util.find_spec(module) is not None
-        for module in ("eson.pydantic", "eson.msgspec", "eson.schema.rules")
+        for module in ("eson.pydantic", "eson.msgspec", "eson._internal.schema.rules")
     )
 
 
@@ -499,7 +499,7 @@ def test_runtime_rejects_each_incorrect_class(
 def test_runtime_and_plugin_word_each_rule_the_same(
     case: BadClass, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One rule table (eson.schema.rule_table) words both: the same sentence, both sides.
+    """One rule table (eson._internal.schema.rule_table) words both: the same sentence, both sides.
 
     The runtime's message, without its ``Owner.attr:`` prefix and code, is the
     plugin's diagnostic for that rule in that class (the plugin capitalizes it).

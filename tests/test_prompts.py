@@ -25,9 +25,9 @@ from pydantic import Field
 import eson
 import eson.msgspec as em
 from eson import toon
+from eson._internal.codecs.layout import document_layout
+from eson._internal.schema import EntryKind, document_schema
 from eson.agent.prompts import example_document, primer, prompt, prompt_cost
-from eson.codecs.layout import document_layout
-from eson.schema import EntryKind, document_schema
 
 
 def _zoo() -> list[type]:

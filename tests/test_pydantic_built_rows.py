@@ -1,7 +1,7 @@
 """Pydantic rows built straight from their columns give exactly what validating their dicts gives.
 
 A typed Pydantic decode may make the instances of a record array itself
-(:mod:`eson.schema.pydantic_rows`, the accelerator's ``build_models``) where
+(:mod:`eson._internal.schema.pydantic_rows`, the accelerator's ``build_models``) where
 the core schemas show that validating the rows' dicts could give nothing
 else.  Checked here, with hypothesis, against a zoo of record and document
 models -- every kind of validator, aliases, ``extra``, ``strict``,
@@ -46,11 +46,11 @@ from speedups_support import require_accelerator
 
 import eson
 import eson.toon
-from eson import accelerator
-from eson.codecs import eson_decode, toon_decode
-from eson.schema import document_schema
-from eson.schema.pydantic_binding import PydanticBinding
-from eson.schema.pydantic_rows import row_plan
+from eson._internal import accelerator
+from eson._internal.codecs import eson_decode, toon_decode
+from eson._internal.schema import document_schema
+from eson._internal.schema.pydantic_binding import PydanticBinding
+from eson._internal.schema.pydantic_rows import row_plan
 
 SETTINGS = settings(
     max_examples=25,

@@ -4,7 +4,7 @@ For every mode a format has, every document below is decoded whole (``str``
 and ``bytes``) and streamed (fed in every split into two chunks, and one
 character or byte at a time): each gives the same value and repairs, or the
 same error class and message.  The options' own checks each raise one
-message, written once in :mod:`eson.wire.options`.
+message, written once in :mod:`eson._internal.wire.options`.
 """
 
 # No "from __future__ import annotations": pydantic resolves annotations at class creation.
@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 import eson
 from eson import ReadOptions, toon
-from eson.wire.options import read_options
+from eson._internal.wire.options import read_options
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "eson"
 
@@ -320,7 +320,7 @@ def test_each_message_is_written_once(message: str) -> None:
         for path in SRC.rglob("*.py")
         for _ in re.finditer(re.escape(message), path.read_text(encoding="utf-8"))
     ]
-    assert found == ["wire/options.py"], found
+    assert found == ["_internal/wire/options.py"], found
 
 
 @settings(max_examples=60, deadline=None)

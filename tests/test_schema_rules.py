@@ -14,9 +14,9 @@ from pydantic import Field, PlainSerializer, RootModel
 
 import eson
 import eson.msgspec as em
-from eson.schema import RULES, document_schema, record_schema
-from eson.schema.binding import FieldSpec
-from eson.schema.rules import (
+from eson._internal.schema import RULES, document_schema, record_schema
+from eson._internal.schema.binding import FieldSpec
+from eson._internal.schema.rules import (
     check_duplicate_names,
     check_record_array,
     check_reserved_n,
@@ -350,7 +350,7 @@ def test_plain_model_duplicates_on_first_use() -> None:
 
 
 def test_duplicate_rule_function_directly() -> None:
-    from eson.schema.binding import FieldSpec
+    from eson._internal.schema.binding import FieldSpec
 
     with rejects("eson-duplicate-name", "PRow.second"):
         check_duplicate_names(PRow, [FieldSpec("first", "x", int), FieldSpec("second", "x", int)])
@@ -418,7 +418,7 @@ def test_non_model_types_are_refused() -> None:
 
 
 def test_supported_rule_function_directly() -> None:
-    from eson.schema.pydantic_binding import PYDANTIC
+    from eson._internal.schema.pydantic_binding import PYDANTIC
 
     check_supported_type(PRow, "a", list[dict[str, tuple[int, ...]]], PYDANTIC)
     with rejects("eson-unsupported-type", "PRow.a"):
@@ -426,7 +426,7 @@ def test_supported_rule_function_directly() -> None:
 
 
 def test_record_array_rule_function_directly() -> None:
-    from eson.schema.msgspec_binding import MSGSPEC
+    from eson._internal.schema.msgspec_binding import MSGSPEC
 
     assert check_record_array(MRow, "rows", MRow, MSGSPEC) is MRow
     assert check_record_array(MRow, "rows", int, MSGSPEC) is None
@@ -605,7 +605,7 @@ def test_type_variables_that_are_never_records_make_scalar_arrays() -> None:
 
 
 def test_rule_order_first_broken_rule_wins() -> None:
-    from eson.schema.rules import CHECK_ORDER
+    from eson._internal.schema.rules import CHECK_ORDER
 
     assert set(CHECK_ORDER) == set(RULES)
     # record-array before unsupported-type, whatever the field order
@@ -751,7 +751,7 @@ def test_rule_messages_are_bounded_lines() -> None:
 
 def test_the_plugin_and_the_runtime_share_one_table() -> None:
     from eson import mypy as plugin
-    from eson.schema import rule_table, rules
+    from eson._internal.schema import rule_table, rules
 
     assert rules.CHECK_ORDER is rule_table.CHECK_ORDER is plugin.CHECK_ORDER
     assert rules.RULES is rule_table.RULES

@@ -27,8 +27,8 @@ from speedups_support import assert_same, pure, require_accelerator, same_value
 import eson
 import eson.msgspec
 import eson.toon
-from eson import accelerator
-from eson.wire import eson_cells, eson_json, eson_numbers
+from eson._internal import accelerator
+from eson._internal.wire import eson_cells, eson_json, eson_numbers
 
 pytestmark = pytest.mark.usefixtures("_accelerated")
 
@@ -452,7 +452,7 @@ def test_documents_ending_in_a_record_array_are_the_reference(model: Any, number
 
 def test_the_accelerator_writes_whole_documents(monkeypatch: pytest.MonkeyPatch) -> None:
     # The path above is the accelerator's, not a fallback: it gets the lines before the rows.
-    from eson.codecs import eson_encode
+    from eson._internal.codecs import eson_encode
 
     calls: list[tuple[object, object]] = []
     real = accelerator.native

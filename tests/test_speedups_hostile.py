@@ -20,7 +20,7 @@ from speedups_support import require_accelerator
 import eson
 import eson.msgspec
 import eson.toon
-from eson import accelerator
+from eson._internal import accelerator
 
 pytestmark = pytest.mark.usefixtures("_accelerated")
 
@@ -245,7 +245,7 @@ def test_modes_and_masks_are_exact_ints() -> None:
 # object after the call begins, for each n in turn.
 _FINALIZER_EMPTIES = """
 import gc, sys
-from eson import accelerator
+from eson._internal import accelerator
 native = accelerator.native
 items = {items}
 expected = {call}

@@ -21,7 +21,7 @@ from speedups_support import require_accelerator
 
 import eson
 import eson.msgspec
-from eson import accelerator
+from eson._internal import accelerator
 
 ROUNDS = 100_000
 

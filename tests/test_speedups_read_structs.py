@@ -26,8 +26,8 @@ from speedups_support import both, pure, require_accelerator, same_value
 
 import eson
 import eson.msgspec
-from eson import accelerator
-from eson.codecs import eson_decode
+from eson._internal import accelerator
+from eson._internal.codecs import eson_decode
 
 pytestmark = pytest.mark.usefixtures("_accelerated")
 
@@ -556,7 +556,7 @@ _FINALIZER_CLEARS_THE_CHOICES = """
 import gc
 import sys
 import msgspec
-from eson import accelerator
+from eson._internal import accelerator
 
 native = accelerator.native
 

@@ -1,6 +1,6 @@
 """What ``import eson`` and the ``eson`` command load: counted in fresh interpreters, never timed.
 
-``import eson`` stays light (issue 19): the typed machinery (``eson.schema``,
+``import eson`` stays light (issue 19): the typed machinery (``eson._internal.schema``,
 the typed codecs, msgspec), Pydantic, the agent layer, :mod:`dataclasses`
 (and :mod:`inspect` with it) and :mod:`json` load on first use, and no
 regular expression is compiled until one is used.  Each test runs a new
@@ -28,13 +28,13 @@ NOT_ON_IMPORT = (
     "eson.pydantic",
     "eson.msgspec",
     "eson.agent",
-    "eson.codecs",
-    "eson.schema",
+    "eson._internal.codecs",
+    "eson._internal.schema",
     "eson.toon",
     "eson.columnar",
     "eson.eval",
-    "eson.results",
-    "eson.wire.repairs",
+    "eson._internal.results",
+    "eson._internal.wire.repairs",
     "dataclasses",
     "inspect",
     "asyncio",
@@ -48,20 +48,21 @@ EAGER_ESON = frozenset(
     {
         "eson",
         "eson._speedups",
-        "eson.accelerator",
-        "eson.api",
+        "eson._internal",  # the private core's package (a docstring, no code)
+        "eson._internal.accelerator",
+        "eson._internal.api",
         "eson.errors",
-        "eson.wire",
-        "eson.wire.eson_cells",
-        "eson.wire.eson_json",
-        "eson.wire.eson_lenient",
-        "eson.wire.eson_lexicon",
-        "eson.wire.eson_names",
-        "eson.wire.eson_numbers",
-        "eson.wire.eson_reader",
-        "eson.wire.eson_writer",
-        "eson.wire.lines",  # whole_text: every format's input as str
-        "eson.wire.options",
+        "eson._internal.wire",
+        "eson._internal.wire.eson_cells",
+        "eson._internal.wire.eson_json",
+        "eson._internal.wire.eson_lenient",
+        "eson._internal.wire.eson_lexicon",
+        "eson._internal.wire.eson_names",
+        "eson._internal.wire.eson_numbers",
+        "eson._internal.wire.eson_reader",
+        "eson._internal.wire.eson_writer",
+        "eson._internal.wire.lines",  # whole_text: every format's input as str
+        "eson._internal.wire.options",
     }
 )
 
@@ -73,11 +74,11 @@ NOT_ON_ENCODE = (
     "httpx",
     "eson.agent",
     "eson.eval",
-    "eson.codecs",
-    "eson.schema",
+    "eson._internal.codecs",
+    "eson._internal.schema",
     "eson.toon",
-    "eson.results",
-    "eson.wire.repairs",
+    "eson._internal.results",
+    "eson._internal.wire.repairs",
     "dataclasses",
     "inspect",
     "asyncio",
@@ -126,7 +127,7 @@ def eson_modules(names: set[str]) -> set[str]:
 @SPEEDUPS
 def test_import_eson_loads_none_of_the_heavy_modules(pure: bool) -> None:
     loaded = loaded_by("import eson", pure=pure)
-    assert "eson.api" in loaded  # the probe sees the import at all
+    assert "eson._internal.api" in loaded  # the probe sees the import at all
     heavy = sorted(
         name
         for name in loaded
@@ -139,7 +140,7 @@ def test_import_eson_loads_none_of_the_heavy_modules(pure: bool) -> None:
 def test_import_eson_loads_only_the_untyped_reader_and_writer(pure: bool) -> None:
     mine = eson_modules(loaded_by("import eson", pure=pure))
     assert mine - EAGER_ESON == set()
-    assert len(mine) <= 16
+    assert len(mine) <= 17
     assert ("eson._speedups" in mine) is not pure
 
 
@@ -154,11 +155,11 @@ def test_import_eson_compiles_no_regular_expression() -> None:
         "re.compile = _counting\n"
     )
     loaded = loaded_by("import eson\nassert not _compiled, _compiled", setup=setup)
-    assert "eson.wire.eson_reader" in loaded
+    assert "eson._internal.wire.eson_reader" in loaded
 
 
 def test_a_pattern_compiles_on_first_use_and_then_is_the_compiled_one_s() -> None:
-    from eson.wire.eson_lexicon import lazy_pattern
+    from eson._internal.wire.eson_lexicon import lazy_pattern
 
     pattern = lazy_pattern("a+(b)")
     assert "fullmatch" not in vars(pattern)
@@ -175,7 +176,7 @@ def test_untyped_reading_and_writing_load_nothing_typed() -> None:
         "assert eson.decode(text)['findings'][0]['line'] == 3\n"
     )
     loaded = loaded_by(step, setup="import eson")
-    assert not {"eson.schema", "eson.codecs", "msgspec", "pydantic", "dataclasses"} & loaded
+    assert not {"eson._internal.schema", "eson._internal.codecs", "msgspec", "pydantic", "dataclasses"} & loaded
 
 
 def _small_json(folder: Path) -> Path:
@@ -205,7 +206,7 @@ def test_eson_decode_loads_nothing_typed(tmp_path: Path) -> None:
     step = f"from eson.cli import main\nassert main(['decode', *{paths!r}]) == 0"
     loaded = loaded_by(step)
     assert '"line":3' in (tmp_path / "out.json").read_text()
-    assert not {"eson.schema", "eson.codecs", "eson.agent", "eson.eval", "msgspec", "pydantic"} & loaded
+    assert not {"eson._internal.schema", "eson._internal.codecs", "eson.agent", "eson.eval", "msgspec", "pydantic"} & loaded
 
 
 def test_eson_eval_still_gets_its_arguments() -> None:
@@ -224,7 +225,7 @@ def test_a_pydantic_message_loads_pydantic() -> None:
         "assert eson.decode(eson.encode(Note(text='hi')), type=Note) == Note(text='hi')\n"
     )
     loaded = loaded_by(step, setup="import eson\nassert 'pydantic' not in sys.modules")
-    assert {"pydantic", "eson.pydantic", "eson.schema"} <= loaded
+    assert {"pydantic", "eson.pydantic", "eson._internal.schema"} <= loaded
 
 
 def test_a_msgspec_struct_loads_no_pydantic() -> None:
@@ -235,7 +236,7 @@ def test_a_msgspec_struct_loads_no_pydantic() -> None:
         "assert eson.decode(eson.encode(Note(text='hi')), type=Note) == Note(text='hi')\n"
     )
     loaded = loaded_by(step, setup=setup)
-    assert "eson.schema" in loaded
+    assert "eson._internal.schema" in loaded
     assert not {name for name in loaded if name.split(".")[0] == "pydantic"}
 
 
@@ -245,14 +246,14 @@ def test_the_lazy_result_types_are_the_ones_try_decode_returns() -> None:
         "bad = eson.try_decode('x=1\\n')\n"
         "assert isinstance(good, eson.Ok) and isinstance(bad, eson.Err)\n"
         "assert isinstance(good, eson.DecodeResult) and not bad\n"
-        "from eson.api import Ok\n"
+        "from eson._internal.api import Ok\n"
         "assert Ok is eson.Ok\n"
         "log = []\n"
         "eson.decode('!eson/1 \\nx=1\\n', strict=False, repairs=log)\n"
         "assert type(log[0]) is eson.Repair\n"
     )
     loaded = loaded_by(step, setup="import eson")
-    assert {"eson.results", "eson.wire.repairs", "dataclasses"} <= loaded
+    assert {"eson._internal.results", "eson._internal.wire.repairs", "dataclasses"} <= loaded
 
 
 @pytest.mark.parametrize("columns", ["", "0", "-3", "abc", "57", "200"])

@@ -898,7 +898,7 @@ def _wide_text(width: int, rows: int = 2) -> str:
 
 @pytest.mark.parametrize("typed", [False, True])
 def test_a_wide_header_generates_no_code(typed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    import eson.codecs.eson_stream as builder_module
+    import eson._internal.codecs.eson_stream as builder_module
 
     compiled: list[str] = []
     original = builder_module.compile_function

@@ -15,10 +15,10 @@ import pytest
 import eson
 import eson.msgspec as em
 from eson import toon
+from eson._internal.codecs.toon_typed import reader_for
+from eson._internal.wire.options import strict_flag
+from eson._internal.wire.toon_parser import decode_text
 from eson.cli import main
-from eson.codecs.toon_typed import reader_for
-from eson.wire.options import strict_flag
-from eson.wire.toon_parser import decode_text
 
 
 class PRow(eson.Record):

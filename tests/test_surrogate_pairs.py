@@ -23,7 +23,7 @@ from speedups_support import pure, require_accelerator
 
 import eson
 import eson.msgspec
-from eson.accelerator import native
+from eson._internal.accelerator import native
 
 
 class Row(eson.Record):

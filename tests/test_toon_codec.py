@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 
 from eson import toon
-from eson.errors import ESONError, TOONError
-from eson.wire.toon_header import HeaderField, RowLayout, format_header, parse_header
-from eson.wire.toon_limits import MAX_DEPTH
-from eson.wire.toon_parser import decode_text
-from eson.wire.toon_quoting import (
+from eson._internal.wire.toon_header import HeaderField, RowLayout, format_header, parse_header
+from eson._internal.wire.toon_limits import MAX_DEPTH
+from eson._internal.wire.toon_parser import decode_text
+from eson._internal.wire.toon_quoting import (
     format_float,
     format_key,
     format_primitive,
@@ -28,8 +27,9 @@ from eson.wire.toon_quoting import (
     parse_primitive,
     primitive_formatter,
 )
-from eson.wire.toon_scanner import find_unquoted, scan_lines, split_cells, split_table
-from eson.wire.toon_writer import encode_value
+from eson._internal.wire.toon_scanner import find_unquoted, scan_lines, split_cells, split_table
+from eson._internal.wire.toon_writer import encode_value
+from eson.errors import ESONError, TOONError
 
 
 def same(left: Any, right: Any) -> bool:

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eson import toon
+from eson._internal.wire.toon_quoting import parse_column, parse_primitive
+from eson._internal.wire.toon_scanner import split_cells, split_table
 from eson.errors import TOONError
-from eson.wire.toon_quoting import parse_column, parse_primitive
-from eson.wire.toon_scanner import split_cells, split_table
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 import eson
 import eson.msgspec as em
 from eson import toon
-from eson.wire.toon_parser import Positions, decode_text
-from eson.wire.toon_quoting import format_key
+from eson._internal.wire.toon_parser import Positions, decode_text
+from eson._internal.wire.toon_quoting import format_key
 
 
 def paths(value: Any, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:

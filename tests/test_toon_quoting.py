@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eson import toon
-from eson.wire.toon_quoting import format_primitive, format_str_column, format_string
+from eson._internal.wire.toon_quoting import format_primitive, format_str_column, format_string
 
 CURATED = curated_strings()
 DELIMITERS = (",", "\t", "|")

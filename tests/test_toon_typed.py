@@ -22,9 +22,9 @@ from pydantic import ConfigDict, Field, field_validator
 import eson
 import eson.msgspec as em
 from eson import toon
-from eson.codecs import toon_typed
-from eson.codecs.toon_decode import MismatchError
-from eson.schema import binding_for
+from eson._internal.codecs import toon_typed
+from eson._internal.codecs.toon_decode import MismatchError
+from eson._internal.schema import binding_for
 
 # -- a shop, in both flavours ------------------------------------------------------------
 

@@ -80,10 +80,10 @@ from test_typed_equivalence import (
 
 import eson
 from eson import toon
-from eson.codecs.toon_decode import MismatchError
-from eson.codecs.toon_typed import reader_for
-from eson.wire.toon_parser import Positions, decode_text
-from eson.wire.toon_quoting import parse_primitive
+from eson._internal.codecs.toon_decode import MismatchError
+from eson._internal.codecs.toon_typed import reader_for
+from eson._internal.wire.toon_parser import Positions, decode_text
+from eson._internal.wire.toon_quoting import parse_primitive
 
 # -- models with the shapes TOON nests ---------------------------------------------------
 

@@ -22,9 +22,9 @@ import pytest
 import eson
 import eson.msgspec
 from eson import Repair, StreamDecoder
+from eson._internal.wire.repairs import REPAIR_KINDS
 from eson.agent.stop import stop_kind, stop_text
 from eson.integrations.partial import PartialReply
-from eson.wire.repairs import REPAIR_KINDS
 
 
 class Finding(eson.Record):

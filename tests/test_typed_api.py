@@ -17,8 +17,8 @@ from pydantic import Field
 
 import eson
 import eson.msgspec as em
-from eson.codecs.eson_typed import reader_for, writer_for
-from eson.schema import document_schema
+from eson._internal.codecs.eson_typed import reader_for, writer_for
+from eson._internal.schema import document_schema
 
 
 class Finding(eson.Record):
@@ -210,13 +210,13 @@ def test_hot_path_does_not_introspect_instances(monkeypatch: pytest.MonkeyPatch)
         raise AssertionError("per-instance introspection on the hot path")
 
     monkeypatch.setattr(pydantic.BaseModel, "model_dump", forbidden)
-    monkeypatch.setattr("eson.schema.msgspec_binding._to_builtins", forbidden)
-    monkeypatch.setattr("eson.codecs.eson_encode.write_entry", forbidden)
-    monkeypatch.setattr("eson.codecs.eson_encode.encode_document", forbidden)
+    monkeypatch.setattr("eson._internal.schema.msgspec_binding._to_builtins", forbidden)
+    monkeypatch.setattr("eson._internal.codecs.eson_encode.write_entry", forbidden)
+    monkeypatch.setattr("eson._internal.codecs.eson_encode.encode_document", forbidden)
     assert eson.encode(review) == EXPECTED
     assert eson.encode(mreview) == EXPECTED
     # and msgspec records are built from columns, without one dict per row
-    monkeypatch.setattr("eson.codecs.eson_decode.build_records", forbidden)
+    monkeypatch.setattr("eson._internal.codecs.eson_decode.build_records", forbidden)
     assert MReview.from_eson(EXPECTED) == mreview
 
 

@@ -8,16 +8,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eson.codecs.eson_columns import (
+from eson._internal.codecs.eson_columns import (
     decode_bare_strings,
     decode_integers,
     decode_numbers,
     encode_booleans,
     encode_numbers,
 )
+from eson._internal.wire.eson_cells import (
+    decode_column,
+    encode_column,
+    encode_str,
+    encode_str_column,
+)
+from eson._internal.wire.eson_reader import scan_sections, split_columns, split_rows
 from eson.errors import DecodeError, EncodeError
-from eson.wire.eson_cells import decode_column, encode_column, encode_str, encode_str_column
-from eson.wire.eson_reader import scan_sections, split_columns, split_rows
 
 FAST = settings(max_examples=300, deadline=None)
 

@@ -35,8 +35,8 @@ from pydantic import ConfigDict, Field, computed_field, field_validator, model_v
 
 import eson
 import eson.msgspec as em
-from eson.schema import EntryKind, document_schema
-from eson.wire.eson_reader import scan_sections
+from eson._internal.schema import EntryKind, document_schema
+from eson._internal.wire.eson_reader import scan_sections
 
 SETTINGS = settings(
     max_examples=60,

@@ -15,7 +15,7 @@ import pytest
 
 import eson
 import eson.msgspec as em
-from eson.schema import EntryKind, document_schema
+from eson._internal.schema import EntryKind, document_schema
 
 T = TypeVar("T")
 

@@ -7,7 +7,7 @@ each role, once the package is loaded, into an *optional* cross-reference:
 a link when the target is documented on the site, plain code otherwise (no
 warning, so ``mkdocs build --strict`` stays quiet about private modules).
 
-Relative targets (``try_decode`` in :mod:`eson.api`, ``Message.from_eson`` in
+Relative targets (``try_decode`` in :mod:`eson._internal.api`, ``Message.from_eson`` in
 :mod:`eson.pydantic`) are resolved against the docstring's scope, innermost
 first, the way Sphinx's Python domain resolves them.
 """

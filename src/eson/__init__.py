@@ -9,10 +9,10 @@ Untyped use mirrors ``json``::
 ``eson.speedups`` says whether the optional C accelerator is in use
 (``TYPED_ESON_NO_SPEEDUPS=1`` forces pure Python; results are the same).
 
-The package reads top-down: :mod:`eson.wire` (pure text codecs) ->
-:mod:`eson.schema` (model types compiled into columns and cell codecs) ->
-:mod:`eson.codecs` (the format back ends) -> the functional API
-(:mod:`eson.api`, :mod:`eson.toon`, :mod:`eson.columnar`) -> the agent
+The package reads top-down: :mod:`eson._internal.wire` (pure text codecs) ->
+:mod:`eson._internal.schema` (model types compiled into columns and cell codecs) ->
+:mod:`eson._internal.codecs` (the format back ends) -> the functional API
+(:mod:`eson._internal.api`, :mod:`eson.toon`, :mod:`eson.columnar`) -> the agent
 layer (:mod:`eson.agent`: token counts, format choice, detection, lint,
 prompts) -> the model bases -> the evaluation harness (:mod:`eson.eval`) ->
 tools (:mod:`eson.cli`).
@@ -23,7 +23,7 @@ The agent layer's names (``eson.count_tokens``, ``eson.choose``,
 (measuring a model on each format, :mod:`eson.eval`) loads on first use too,
 and imports httpx only when a run starts.  So do ``eson.Ok``, ``eson.Err``
 and ``eson.Repair`` (dataclasses: :mod:`dataclasses` is not imported by
-``import eson``), and the typed machinery (:mod:`eson.schema`, the typed
+``import eson``), and the typed machinery (:mod:`eson._internal.schema`, the typed
 codecs, msgspec) loads on the first typed call.  ``tests/test_startup.py``
 holds ``import eson`` to that.
 """
@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from eson.accelerator import enabled as speedups
-from eson.api import (
+from eson._internal.accelerator import enabled as speedups
+from eson._internal.api import (
     Decoder,
     DecodeResult,
     Encoder,
@@ -71,10 +71,10 @@ def _version() -> str:
 #: ``TYPE_CHECKING`` imports below spell it out for static tools; a test
 #: checks that they agree).
 _LAZY: dict[str, str] = {
-    **dict.fromkeys(("Ok", "Err"), "eson.results"),
-    "Repair": "eson.wire.repairs",
+    **dict.fromkeys(("Ok", "Err"), "eson._internal.results"),
+    "Repair": "eson._internal.wire.repairs",
     **dict.fromkeys(("Message", "Record"), "eson.pydantic"),
-    "ReadOptions": "eson.wire.options",
+    "ReadOptions": "eson._internal.wire.options",
     **dict.fromkeys(
         (
             "Choice",
@@ -146,6 +146,9 @@ if TYPE_CHECKING:
     from eson import columnar as columnar
     from eson import eval as eval
     from eson import toon as toon
+    from eson._internal.results import Err, Ok
+    from eson._internal.wire.options import ReadOptions
+    from eson._internal.wire.repairs import Repair
     from eson.agent import (
         Choice,
         Event,
@@ -164,9 +167,6 @@ if TYPE_CHECKING:
         prompt_cost,
     )
     from eson.pydantic import Message, Record
-    from eson.results import Err, Ok
-    from eson.wire.options import ReadOptions
-    from eson.wire.repairs import Repair
 
     __version__: str
 

@@ -510,7 +510,7 @@ fixed_shortest(double x, char *out)
 }
 
 /*
- * ESON float text (eson.wire.eson_numbers.format_float): repr when it has
+ * ESON float text (eson._internal.wire.eson_numbers.format_float): repr when it has
  * no exponent, else the JavaScript layout of repr's digits.  -1 with no
  * error set for NaN and infinities (the Python code raises for those).
  */
@@ -789,7 +789,7 @@ is_literal(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
 /* TAB, LF and CR: never inside a bare cell. */
 static const unsigned char LINE_BREAKS[256] = {['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
-/* eson.wire.eson_cells.is_bare for an exact str. */
+/* eson._internal.wire.eson_cells.is_bare for an exact str. */
 static int
 str_is_bare(PyObject *u)
 {
@@ -1011,7 +1011,7 @@ escapes32(__m128i v)
         }                                                                         \
     } while (0)
 
-/* eson.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
+/* eson._internal.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
  * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).  The
  * output's kind is decided first (escapes are ASCII); then one fused pass
  * checks and copies straight into the writer.  0 written, -1 error, 1 not
@@ -1134,7 +1134,7 @@ w_str_cell(Writer *w, PyObject *u)
 }
 
 /*
- * One plain value as its ESON cell (eson.wire.eson_cells.encode_cell), for
+ * One plain value as its ESON cell (eson._internal.wire.eson_cells.encode_cell), for
  * exact types allowed by mask.  0 written; 1 not handled (nothing written);
  * -1 error.
  */
@@ -1374,7 +1374,7 @@ latin1_number(const unsigned char *p, Py_ssize_t n, int *tag)
 }
 
 /*
- * One cell's value (eson.wire.eson_cells.decode_cell) for cells the
+ * One cell's value (eson._internal.wire.eson_cells.decode_cell) for cells the
  * accelerator reads: numbers (ints up to 18 digits), literals, bare and
  * quoted strings.  Returns a new reference; NULL without error when the
  * cell is not handled (nested JSON, long ints, odd quoting, overflow).
@@ -1593,7 +1593,7 @@ toon_numberish(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
     return i == e;
 }
 
-/* eson.wire.toon_quoting.format_string's test: may the str be written bare?
+/* eson._internal.wire.toon_quoting.format_string's test: may the str be written bare?
  * Sets *surrogate when it holds one (the Python code raises for those). */
 static int
 toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
@@ -1655,7 +1655,7 @@ toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
     return 1;
 }
 
-/* eson.wire.toon_quoting.quote of a str without surrogates. */
+/* eson._internal.wire.toon_quoting.quote of a str without surrogates. */
 static int
 w_toon_quoted(Writer *w, PyObject *u)
 {
@@ -2323,7 +2323,7 @@ done:
 /* ------------------------------------------------------------- TOON rows */
 
 /*
- * One trimmed TOON token's value (eson.wire.toon_quoting.parse_primitive)
+ * One trimmed TOON token's value (eson._internal.wire.toon_quoting.parse_primitive)
  * for unquoted tokens: numbers (ints up to 18 digits; -0.0 reads as 0.0),
  * literals, strings.  NULL without error: not handled (quotes, long ints,
  * a float beyond range).  *tag gets the value's type bit.
@@ -3442,7 +3442,7 @@ parse_float(PyObject *self, PyObject *text)
 
 /* char_classes(start, stop) -> bytes: the C_* bits of each code point in
  * [start, stop), read from the same tests the cell code uses, so a test can
- * hold them against eson.wire.eson_lexicon. */
+ * hold them against eson._internal.wire.eson_lexicon. */
 static PyObject *
 char_classes(PyObject *self, PyObject *args)
 {
@@ -3497,12 +3497,12 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     "eson._speedups",
-    "The optional C accelerator of typed-eson (see eson.accelerator).",
+    "The optional C accelerator of typed-eson (see eson._internal.accelerator).",
     0,
     methods,
 };
 
-/* The numbers the Python side passes and reads (eson.accelerator takes them
+/* The numbers the Python side passes and reads (eson._internal.accelerator takes them
  * from here), and the C_* bits of char_classes. */
 static const struct {
     const char *name;

@@ -1,6 +1,6 @@
 # Type information for the optional C accelerator (src/eson/_speedups.c).
 # Every function returns None for input it does not handle; the pure-Python
-# code then runs (see eson.accelerator).
+# code then runs (see eson._internal.accelerator).
 from collections.abc import Sequence
 from typing import Any
 

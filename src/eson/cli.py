@@ -36,8 +36,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Union
 
+from eson._internal.wire.eson_lexicon import lazy_pattern
 from eson.errors import ESONError, printable
-from eson.wire.eson_lexicon import lazy_pattern
 
 __all__ = ["main"]
 
@@ -133,7 +133,7 @@ def _dump_json(value: Any, indent: int | None) -> str:
 
 
 def _eson_encode(args: argparse.Namespace) -> str:
-    from eson.api import encode
+    from eson._internal.api import encode
 
     value = _load_json(_read(args.file))
     if not isinstance(value, dict):
@@ -145,7 +145,7 @@ def _eson_encode(args: argparse.Namespace) -> str:
 
 
 def _eson_decode(args: argparse.Namespace) -> str:
-    from eson.api import decode
+    from eson._internal.api import decode
 
     return _dump_json(decode(_read(args.file)), args.json_indent)
 
@@ -242,7 +242,7 @@ def _load_payload(data: bytes) -> Any:
 
     kind = detect(data)
     if kind == "eson/1":
-        from eson.api import decode
+        from eson._internal.api import decode
 
         return decode(data)
     if kind == "toon":

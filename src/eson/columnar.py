@@ -12,15 +12,15 @@ records::
     # {"users":{"#c":["id","name"],"#r":[[1,"Ada"],[2,"Bob"]]}}
     assert columnar.decode(text) == {"users": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Bob"}]}
 
-Typed use mirrors :mod:`eson.api` and :mod:`eson.toon`: a Pydantic model, a
+Typed use mirrors :mod:`eson._internal.api` and :mod:`eson.toon`: a Pydantic model, a
 msgspec Struct or a dataclass instance is written as its JSON-mode dump, and
 ``type=`` validates the text back into the model::
 
     text = columnar.encode(review)
     review = columnar.decode(text, type=Review)
 
-The text codec lives in :mod:`eson.wire.columnar`, the typed back end in
-:mod:`eson.codecs.columnar_typed`.
+The text codec lives in :mod:`eson._internal.wire.columnar`, the typed back end in
+:mod:`eson._internal.codecs.columnar_typed`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from __future__ import annotations
 import builtins
 from typing import Any, TypeVar, overload
 
-from eson.api import DecodeResult, Err, Ok
-from eson.codecs.columnar_typed import codec_for
+from eson._internal.api import DecodeResult, Err, Ok
+from eson._internal.codecs.columnar_typed import codec_for
+from eson._internal.schema.compile import is_model_class
+from eson._internal.wire.columnar import decode_columnar, encode_columnar
+from eson._internal.wire.eson_reader import text_of
 from eson.errors import ESONError
-from eson.schema.compile import is_model_class
-from eson.wire.columnar import decode_columnar, encode_columnar
-from eson.wire.eson_reader import text_of
 
 __all__ = ["DecodeResult", "Err", "Ok", "decode", "encode", "try_decode"]
 

@@ -23,7 +23,7 @@ its record arrays::
 Both are ``msgspec.Struct`` subclasses: ``rename=``, ``frozen=``,
 ``forbid_unknown_fields=``, ``kw_only=`` and the other Struct options, and
 ``msgspec.Meta`` constraints, work as usual.  The class is checked against
-the ESON schema rules (:mod:`eson.schema.rules`) when it is defined -- or, if
+the ESON schema rules (:mod:`eson._internal.schema.rules`) when it is defined -- or, if
 it refers to a type defined later, on first use.
 
 Class keywords (besides msgspec's own):
@@ -43,10 +43,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from eson.bases import ModelMethods
-from eson.schema.binding import FieldSpec
-from eson.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
-from eson.schema.rules import check_duplicate_names, check_reserved_n
+from eson._internal.bases import ModelMethods
+from eson._internal.schema.binding import FieldSpec
+from eson._internal.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
+from eson._internal.schema.rules import check_duplicate_names, check_reserved_n
 
 __all__ = ["Message", "Record"]
 

@@ -31,7 +31,7 @@ The runtime enforces the same rules when a class is defined (``TypeError`` whose
 message names the same code), so checkers without plugins (Pyright, ...) still get
 them the first time the module is imported.  Both take the rule codes, their order,
 the wording of every message and ESON's name production from one module,
-:mod:`eson.schema.rule_table`.
+:mod:`eson._internal.schema.rule_table`.
 
 Besides mypy and the standard library this module imports only that table (and so
 the ``eson`` package, which needs msgspec but never Pydantic); it never loads the
@@ -98,8 +98,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from eson.schema import rule_table
-from eson.schema.rule_table import RULES, Hint, Why, capitalized
+from eson._internal.schema import rule_table
+from eson._internal.schema.rule_table import RULES, Hint, Why, capitalized
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -146,7 +146,7 @@ ERROR_CODES: Final[tuple[ErrorCode, ...]] = (
 """Every error code the plugin reports, in rule order."""
 
 CHECK_ORDER: Final[tuple[str, ...]] = rule_table.CHECK_ORDER
-"""The order in which both enforcers check a class (:data:`eson.schema.rule_table.CHECK_ORDER`).
+"""The order in which both enforcers check a class (:data:`eson._internal.schema.rule_table.CHECK_ORDER`).
 
 A field breaking several rules is reported once, for the first of them in this order,
 and so the first of a class's codes in this order is the one the runtime raises."""
@@ -919,8 +919,8 @@ class _Checker:
 
     # -- rule 1: one schema per record array ------------------------------------------------
     #
-    # This mirrors the run-time rule (eson.schema.rules.check_record_array and the
-    # union handling of eson.schema.compile): the arrays of a field, None aside, are one
+    # This mirrors the run-time rule (eson._internal.schema.rules.check_record_array and the
+    # union handling of eson._internal.schema.compile): the arrays of a field, None aside, are one
     # array whose element type is the union of theirs; that element type must be one
     # record type or never a record, and a record array has its field to itself.
 

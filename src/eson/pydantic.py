@@ -22,7 +22,7 @@ Subclass :class:`Message` for a document (the envelope an agent sends) and
 
 Both are plain ``pydantic.BaseModel`` subclasses: validators, ``Field``
 constraints, aliases and ``model_config`` work as usual.  The class is
-checked against the ESON schema rules (:mod:`eson.schema.rules`) when it is
+checked against the ESON schema rules (:mod:`eson._internal.schema.rules`) when it is
 defined -- or, if it refers to a type defined later, on first use -- and its
 codec is compiled once.
 
@@ -37,9 +37,9 @@ from typing import Any, ClassVar
 
 import pydantic
 
-from eson.bases import ModelMethods
-from eson.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
-from eson.schema.rules import check_reserved_n
+from eson._internal.bases import ModelMethods
+from eson._internal.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
+from eson._internal.schema.rules import check_reserved_n
 
 __all__ = ["Message", "Record"]
 

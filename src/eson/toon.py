@@ -10,7 +10,7 @@ Untyped use mirrors :mod:`json`::
     #   2,Bob
     assert toon.decode(text) == {"users": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Bob"}]}
 
-Typed use mirrors the ESON functions (:mod:`eson.api`): a Pydantic model, a
+Typed use mirrors the ESON functions (:mod:`eson._internal.api`): a Pydantic model, a
 msgspec Struct or a dataclass instance is written through its compiled
 schema, and ``type=`` reads a validated instance back::
 
@@ -29,7 +29,7 @@ exactly what validating the untyped result gives (``model_validate`` /
 Bad text raises :class:`eson.errors.TOONError` (a ``ValueError``) with the
 1-based line number, as do values TOON cannot hold; a typed decode of
 well-formed text the model rejects raises :class:`eson.errors.ValidationError`.
-The codec itself lives in :mod:`eson.wire` (untyped) and :mod:`eson.codecs`
+The codec itself lives in :mod:`eson._internal.wire` (untyped) and :mod:`eson._internal.codecs`
 (typed); this module is the public front door.
 """
 
@@ -38,21 +38,21 @@ from __future__ import annotations
 import builtins
 from typing import Any, Generic, TypeVar, overload
 
-from eson.api import DecodeResult, Err, Ok
-from eson.codecs.toon_typed import delimiter_of, reader_for, writer_for
-from eson.codecs.validation import check_options
-from eson.errors import ESONError, TOONError
-from eson.schema.compile import is_model_class
-from eson.wire.options import (
+from eson._internal.api import DecodeResult, Err, Ok
+from eson._internal.codecs.toon_typed import delimiter_of, reader_for, writer_for
+from eson._internal.codecs.validation import check_options
+from eson._internal.schema.compile import is_model_class
+from eson._internal.wire.options import (
     Mode,
     ReadOptions,
     indent_size_of,
     read_options,
     untyped_options,
 )
-from eson.wire.repairs import Repair
-from eson.wire.toon_parser import decode_text, text_of
-from eson.wire.toon_writer import encode_value
+from eson._internal.wire.repairs import Repair
+from eson._internal.wire.toon_parser import decode_text, text_of
+from eson._internal.wire.toon_writer import encode_value
+from eson.errors import ESONError, TOONError
 
 __all__ = [
     "DecodeResult",

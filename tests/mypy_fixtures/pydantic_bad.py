@@ -161,7 +161,7 @@ class BaseModelRows(eson.Message):
     items: list[BaseModel]  # E: Record array "items" must hold one concrete record type, not "list[BaseModel]"; "BaseModel" is a base class with no fields, so every row would be read back empty; declare a Record class for the rows and use "list[ThatRecord]"  [eson-record-array]
 
 # Several rules at once.  The runtime raises for the first broken rule in rule order
-# (eson.schema.rules.CHECK_ORDER: eson-record-array before eson-unsupported-type); the
+# (eson._internal.schema.rules.CHECK_ORDER: eson-record-array before eson-unsupported-type); the
 # plugin reports every field, and each field for its first broken rule only.
 class TwoRules(eson.Message):
     hook: Callable[[], None]  # E: Field "hook" has type "Callable[[], None]", which ESON cannot encode (a callable); use str, int, float, bool, None, a Literal, an Enum, a date/time, UUID, Decimal, bytes, a model, or a list, tuple, set or dict of those  [eson-unsupported-type]

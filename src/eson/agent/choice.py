@@ -54,13 +54,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from eson._internal.wire.eson_lexicon import NUMBER_SOURCE, QUOTED_SOURCE
+from eson._internal.wire.eson_numbers import format_float
 from eson.agent.formats import FORMAT_NAMES, Format, normalize_format, plain_value, render
 from eson.agent.linter import LintFinding, lint
 from eson.agent.negotiation import accepted_formats
 from eson.agent.profile import carve_out_keys
 from eson.errors import EncodeError, ESONError
-from eson.wire.eson_lexicon import NUMBER_SOURCE, QUOTED_SOURCE
-from eson.wire.eson_numbers import format_float
 
 __all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "SendFormat", "choose", "send", "send_format"]
 

@@ -36,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from eson._internal.schema.compile import binding_for, is_model_class
 from eson.errors import EncodeError
-from eson.schema.compile import binding_for, is_model_class
 
 __all__ = [
     "FORMATS",
@@ -105,7 +105,7 @@ def compact_json(value: Any) -> str:
     Raises:
         EncodeError: for a value JSON cannot hold.
     """
-    from eson.wire.columnar import check_json
+    from eson._internal.wire.columnar import check_json
 
     plain = plain_value(value)
     check_json(plain)
@@ -114,7 +114,7 @@ def compact_json(value: Any) -> str:
 
 def pretty_json(value: Any) -> str:
     """JSON with a two-space indent (``JSON.stringify(value, null, 2)``), for comparison."""
-    from eson.wire.columnar import check_json
+    from eson._internal.wire.columnar import check_json
 
     plain = plain_value(value)
     check_json(plain)
@@ -122,7 +122,7 @@ def pretty_json(value: Any) -> str:
 
 
 def _write_eson(value: Any, number: bool | None) -> str:
-    from eson.api import encode
+    from eson._internal.api import encode
 
     if not isinstance(value, dict) and _model_class(value) is None:
         raise EncodeError("ESON documents are objects: the value is not a mapping")
@@ -146,7 +146,7 @@ def _write_json(value: Any, number: bool | None) -> str:
 
 
 def _read_eson(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
-    from eson.api import decode
+    from eson._internal.api import decode
 
     return decode(text, type=type, validation_strict=strict, context=context)
 
@@ -158,15 +158,15 @@ def _read_toon(text: str, type: builtins.type[Any], strict: bool | None, context
 
 
 def _read_columnar(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
-    from eson.api import validate
-    from eson.wire.columnar import decode_columnar
+    from eson._internal.api import validate
+    from eson._internal.wire.columnar import decode_columnar
 
     return validate(decode_columnar(text), type, strict=strict, context=context)
 
 
 def _read_json(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
-    from eson.api import validate
-    from eson.wire.columnar import load_json_text
+    from eson._internal.api import validate
+    from eson._internal.wire.columnar import load_json_text
 
     return validate(load_json_text(text), type, strict=strict, context=context)
 

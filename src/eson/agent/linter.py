@@ -41,10 +41,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from eson._internal.wire.eson_lexicon import HEADER, JS_SPACE, MAX_JSON_DEPTH
+from eson._internal.wire.eson_numbers import format_float
 from eson.agent.profile import carve_out_keys, undeduped_arrays
 from eson.errors import ESONError
-from eson.wire.eson_lexicon import HEADER, JS_SPACE, MAX_JSON_DEPTH
-from eson.wire.eson_numbers import format_float
 
 __all__ = ["LintFinding", "LintReport", "lint"]
 
@@ -173,7 +173,7 @@ def _js_round(number: float) -> int:
 def _too_deep(text: str) -> bool:
     if text.count("[") + text.count("{") <= _MAX_DEPTH:
         return False
-    from eson.wire.columnar import nested_too_deep
+    from eson._internal.wire.columnar import nested_too_deep
 
     return nested_too_deep(text)
 
@@ -182,7 +182,7 @@ def _too_deep(text: str) -> bool:
 
 
 def _eson_findings(text: str) -> list[LintFinding]:
-    from eson.wire.eson_reader import decode_document
+    from eson._internal.wire.eson_reader import decode_document
 
     try:
         value = decode_document(text)

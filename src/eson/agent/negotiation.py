@@ -33,10 +33,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal, TypeVar
 
+from eson._internal.wire.eson_lexicon import HEADER
 from eson.agent.formats import FORMATS, Format, normalize_format
 from eson.agent.profile import is_columnar_block
 from eson.errors import DecodeError, ESONError
-from eson.wire.eson_lexicon import HEADER
 
 __all__ = ["Detected", "accepted_formats", "decode_as", "detect"]
 
@@ -100,7 +100,7 @@ def _keys(value: Any) -> set[str]:
 
 def _reads_as_toon(text: str) -> bool:
     from eson import toon
-    from eson.wire.toon_quoting import format_key
+    from eson._internal.wire.toon_quoting import format_key
 
     try:
         value = toon.decode(text, strict=False)
@@ -150,7 +150,7 @@ def detect(text: str | bytes | bytearray | memoryview) -> Detected:
         return "prose"
     if found.startswith(_ESON_PREFIX):
         return "eson/1"
-    from eson.wire.columnar import load_json_text
+    from eson._internal.wire.columnar import load_json_text
 
     try:
         value = load_json_text(found)
@@ -195,7 +195,7 @@ def decode_as(
             f"({', '.join(allowed) or 'none'})"
         )
     if found == "eson/1":
-        from eson.api import decode
+        from eson._internal.api import decode
 
         return decode(text, type=type)
     if found == "toon":
@@ -203,9 +203,9 @@ def decode_as(
 
         result: T = toon.decode(text, type=type)
         return result
-    from eson.codecs.columnar_typed import codec_for
-    from eson.wire.columnar import decode_columnar, load_json_text
-    from eson.wire.eson_reader import text_of
+    from eson._internal.codecs.columnar_typed import codec_for
+    from eson._internal.wire.columnar import decode_columnar, load_json_text
+    from eson._internal.wire.eson_reader import text_of
 
     source = text_of(text).removeprefix("\ufeff")
     document = decode_columnar(source) if found == "columnar" else load_json_text(source)

@@ -50,18 +50,18 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from eson.agent.negotiation import detect
-from eson.errors import DecodeError, echo
-from eson.wire.eson_lenient import is_blank
-from eson.wire.eson_lexicon import VERSION_PREFIX, VERSION_SOURCE
-from eson.wire.eson_reader import SplitText, document_end, head_extent, text_of
-from eson.wire.toon_lexicon import (
+from eson._internal.wire.eson_lenient import is_blank
+from eson._internal.wire.eson_lexicon import VERSION_PREFIX, VERSION_SOURCE
+from eson._internal.wire.eson_reader import SplitText, document_end, head_extent, text_of
+from eson._internal.wire.toon_lexicon import (
     DELIMITER_SYMBOL_SOURCE,
     DIGITS_SOURCE,
     QUOTED_SOURCE,
     SAFE_KEY_SOURCE,
 )
-from eson.wire.toon_stream import ends_document
+from eson._internal.wire.toon_stream import ends_document
+from eson.agent.negotiation import detect
+from eson.errors import DecodeError, echo
 
 __all__ = [
     "CODE_TAGS",

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from eson.wire.eson_lexicon import COUNT_SOURCE
+from eson._internal.wire.eson_lexicon import COUNT_SOURCE
 
 __all__ = [
     "CARVE_OUT",

@@ -8,7 +8,7 @@ A writer prompt has three parts:
    (``findings[N]{n,severity,file,line,message}``), each field's type in
    plain words, allowed values of ``Literal`` and enum fields, ``null``,
    defaults, descriptions, constraints, and the docstrings of the classes
-   (:mod:`eson.codecs.layout`);
+   (:mod:`eson._internal.codecs.layout`);
 3. a tiny **example**: a document built from ``T``'s own types and
    constraints, written by the encoder, that decodes into ``T`` (or one you
    pass).
@@ -29,9 +29,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from eson.codecs.layout import DocumentLayout, LayoutFormat, class_doc, document_layout
-from eson.errors import ESONError
-from eson.schema.annotations import (
+from eson._internal.codecs.layout import DocumentLayout, LayoutFormat, class_doc, document_layout
+from eson._internal.schema.annotations import (
     NONE_TYPE,
     container_args,
     container_kind,
@@ -41,9 +40,10 @@ from eson.schema.annotations import (
     union_members,
     unwrap,
 )
-from eson.schema.binding import NO_DEFAULT, Binding
-from eson.schema.compile import document_schema, record_schema
-from eson.schema.model import FieldSchema
+from eson._internal.schema.binding import NO_DEFAULT, Binding
+from eson._internal.schema.compile import document_schema, record_schema
+from eson._internal.schema.model import FieldSchema
+from eson.errors import ESONError
 
 __all__ = ["PromptCost", "PromptFormat", "example_document", "primer", "prompt", "prompt_cost"]
 
@@ -386,7 +386,7 @@ def _drop(document: Any, loc: tuple[str | int, ...]) -> bool:
 
 def _encode(value: Any, format: LayoutFormat, delimiter: str) -> str:
     if format == "eson":
-        from eson.api import encode
+        from eson._internal.api import encode
 
         return encode(value)
     from eson import toon
@@ -396,7 +396,7 @@ def _encode(value: Any, format: LayoutFormat, delimiter: str) -> str:
 
 def _decode(text: str, cls: type, format: LayoutFormat) -> Any:
     if format == "eson":
-        from eson.api import decode
+        from eson._internal.api import decode
 
         return decode(text, type=cls)
     from eson import toon

@@ -5,7 +5,7 @@ One call does what every agent framework's output parser does by hand:
 1. **extract** the payload from the reply (:func:`eson.agent.payload.locate`:
    code fences, prose around it, the format it is in);
 2. **decode leniently**: ESON with ``strict=False`` (the safe repairs of
-   :mod:`eson.wire.eson_lenient` and :mod:`eson.codecs.lenient`); TOON with
+   :mod:`eson._internal.wire.eson_lenient` and :mod:`eson._internal.codecs.lenient`); TOON with
    the spec's strict checks plus the typed text rule (TOON's own non-strict
    mode ignores counts, which a reply reader must not); JSON as JSON, pretty
    or compact, rejecting duplicate keys and ``NaN``;
@@ -30,21 +30,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, TypeVar, overload
 
+from eson._internal.codecs import toon_typed
+from eson._internal.codecs.eson_typed import reader_for
+from eson._internal.codecs.feedback import attach_expected
+from eson._internal.codecs.validation import check_options, plain_place, validation_error
+from eson._internal.schema.compile import document_schema
+from eson._internal.wire.eson_json import too_deep_at
+from eson._internal.wire.eson_lexicon import MAX_JSON_DEPTH
+from eson._internal.wire.eson_reader import decode_document, text_of
+from eson._internal.wire.options import read_options, untyped_options
+from eson._internal.wire.repairs import Repair
+from eson._internal.wire.toon_parser import decode_text
 from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
 from eson.agent.payload import FORMATS, Payload, locate
 from eson.agent.stop import stop_kind
-from eson.codecs import toon_typed
-from eson.codecs.eson_typed import reader_for
-from eson.codecs.feedback import attach_expected
-from eson.codecs.validation import check_options, plain_place, validation_error
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
-from eson.schema.compile import document_schema
-from eson.wire.eson_json import too_deep_at
-from eson.wire.eson_lexicon import MAX_JSON_DEPTH
-from eson.wire.eson_reader import decode_document, text_of
-from eson.wire.options import read_options, untyped_options
-from eson.wire.repairs import Repair
-from eson.wire.toon_parser import decode_text
 
 __all__ = ["parse_reply"]
 

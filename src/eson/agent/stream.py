@@ -1,16 +1,16 @@
 """Decoding a reply while it streams: :class:`StreamDecoder`, events, and the async helper.
 
 A model's reply arrives in chunks.  :class:`StreamDecoder` turns them into
-:class:`~eson.codecs.stream.Event` objects as soon as each entry or row is
+:class:`~eson._internal.codecs.stream.Event` objects as soon as each entry or row is
 complete -- a row's event comes out of the :meth:`~StreamDecoder.feed` call
 that delivers its line break -- and :meth:`~StreamDecoder.close` returns the
 validated message, the same as decoding the whole text.
 
 The pipeline is the whole-text one, cut into lines:
-:class:`~eson.wire.lines.LineSplitter` (chunks to lines: UTF-8 and CRLF split
+:class:`~eson._internal.wire.lines.LineSplitter` (chunks to lines: UTF-8 and CRLF split
 across chunks, a byte-order mark) -> the reply filter here (prose and a
 code fence around the document) -> the format's line reader
-(:class:`eson.wire.eson_stream.LineReader`, :class:`eson.wire.toon_stream.LineReader`:
+(:class:`eson._internal.wire.eson_stream.LineReader`, :class:`eson._internal.wire.toon_stream.LineReader`:
 counts, ``n``, lenient repairs) -> the format's builder (cells to values,
 records validated, the message validated at the end).  Nothing keeps the
 text: memory is the longest line plus the decoded values, and with
@@ -24,6 +24,23 @@ import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Generic, Literal, TypeVar, overload
 
+from eson._internal.codecs.eson_stream import ESONBuilder
+from eson._internal.codecs.feedback import attach_expected
+from eson._internal.codecs.stream import Event
+from eson._internal.codecs.toon_stream import TOONBuilder
+from eson._internal.codecs.validation import check_options
+from eson._internal.schema.compile import document_schema
+from eson._internal.wire import eson_stream, toon_stream
+from eson._internal.wire.eson_reader import swallowed_entry_error
+from eson._internal.wire.lines import LineSplitter
+from eson._internal.wire.options import (
+    Mode,
+    ReadOptions,
+    read_options,
+    strict_flag,
+    untyped_options,
+)
+from eson._internal.wire.repairs import Repair
 from eson.agent.cutoff import Progress, cut_repair, cut_signal, truncated
 from eson.agent.payload import (
     fence_closing,
@@ -35,18 +52,7 @@ from eson.agent.payload import (
     unread_fence,
 )
 from eson.agent.stop import stop_kind
-from eson.codecs.eson_stream import ESONBuilder
-from eson.codecs.feedback import attach_expected
-from eson.codecs.stream import Event
-from eson.codecs.toon_stream import TOONBuilder
-from eson.codecs.validation import check_options
 from eson.errors import DecodeError, ESONError, TOONError, echo
-from eson.schema.compile import document_schema
-from eson.wire import eson_stream, toon_stream
-from eson.wire.eson_reader import swallowed_entry_error
-from eson.wire.lines import LineSplitter
-from eson.wire.options import Mode, ReadOptions, read_options, strict_flag, untyped_options
-from eson.wire.repairs import Repair
 
 __all__ = ["Event", "StreamDecoder"]
 
@@ -534,7 +540,7 @@ class StreamDecoder(Generic[T]):
         """(typed ESON) The count error of a one-column array that took in an entry of the schema.
 
         As whole-text typed decoding does
-        (:meth:`eson.codecs.eson_decode.DocumentReader.check_counts`).
+        (:meth:`eson._internal.codecs.eson_decode.DocumentReader.check_counts`).
         """
         reader = self._reader
         if self._names is None or not isinstance(reader, eson_stream.LineReader):

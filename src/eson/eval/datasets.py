@@ -18,9 +18,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from eson.errors import ESONError
-from eson.msgspec import Message, Record
-from eson.schema.annotations import (
+from eson._internal.schema.annotations import (
     NONE_TYPE,
     container_args,
     container_kind,
@@ -30,9 +28,11 @@ from eson.schema.annotations import (
     union_members,
     unwrap,
 )
-from eson.schema.binding import Binding
-from eson.schema.compile import document_schema, record_schema
-from eson.schema.model import EntryKind
+from eson._internal.schema.binding import Binding
+from eson._internal.schema.compile import document_schema, record_schema
+from eson._internal.schema.model import EntryKind
+from eson.errors import ESONError
+from eson.msgspec import Message, Record
 
 __all__ = ["DataError", "Finding", "Handoff", "Owner", "generate", "handoff", "load", "validate"]
 
@@ -275,8 +275,8 @@ def load(cls: type, text: str) -> Any:
         DataError: for text in no known format, or one ``cls`` rejects.
     """
     from eson import columnar, toon
+    from eson._internal.api import decode
     from eson.agent.negotiation import detect
-    from eson.api import decode
 
     kind = detect(text)
     try:

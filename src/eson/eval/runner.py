@@ -176,7 +176,7 @@ def _writer_prompt(format: str, cls: type) -> str:
     text = f"Reply with one compact JSON object, a {cls.__name__}, and nothing else."
     example = example_document(cls, "eson")
     if example is not None:
-        from eson.api import decode
+        from eson._internal.api import decode
 
         text += "\nExample:\n" + render(decode(example, type=cls), "json")
     return text

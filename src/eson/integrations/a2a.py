@@ -44,12 +44,12 @@ from a2a.helpers.proto_helpers import get_data_parts  # noqa: E402
 from a2a.server.agent_execution import RequestContext  # noqa: E402
 from a2a.types import AgentExtension, Artifact, Message, Part, Role, Task  # noqa: E402
 
+from eson._internal.api import validate  # noqa: E402
 from eson.agent.choice import Measure, SendFormat, choose, send_format  # noqa: E402  # noqa: E402
 from eson.agent.formats import Format, render  # noqa: E402
 from eson.agent.media import MEDIA_TYPES, format_of  # noqa: E402
 from eson.agent.negotiation import accepted_formats  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
-from eson.api import validate  # noqa: E402
 from eson.errors import DecodeError, ESONError  # noqa: E402
 
 __all__ = [

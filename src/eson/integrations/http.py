@@ -212,7 +212,7 @@ def body(
 
 def _json_schema(type: builtins.type[Any]) -> dict[str, Any]:
     """The JSON Schema of ``type`` with its definitions inlined (an OpenAPI operation has no ``$defs``)."""
-    from eson.schema.compile import binding_for
+    from eson._internal.schema.compile import binding_for
 
     if binding_for(type).name == "pydantic":
         from pydantic import TypeAdapter

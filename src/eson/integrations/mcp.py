@@ -69,11 +69,11 @@ from mcp.server.context import ServerRequestContext  # noqa: E402
 from mcp.server.mcpserver import Context  # noqa: E402
 from mcp.types import CallToolResult, ClientCapabilities, TextContent  # noqa: E402
 
+from eson._internal.api import validate  # noqa: E402
 from eson.agent.choice import Measure, SendFormat, choose, send_format  # noqa: E402  # noqa: E402
 from eson.agent.formats import Format, plain_value, render  # noqa: E402
 from eson.agent.negotiation import accepted_formats, detect  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
-from eson.api import validate  # noqa: E402
 from eson.errors import EncodeError, ESONError  # noqa: E402
 
 __all__ = [

@@ -24,10 +24,10 @@ import builtins
 from collections.abc import Sequence
 from typing import Any, Generic, Literal, TypeVar
 
+from eson._internal.codecs.stream import Event
+from eson._internal.schema.compile import document_schema
 from eson.agent.stream import StreamDecoder
-from eson.codecs.stream import Event
 from eson.errors import ESONError
-from eson.schema.compile import document_schema
 
 __all__ = ["PartialReply", "ReplyFormat", "reply_format", "reply_formats"]
 

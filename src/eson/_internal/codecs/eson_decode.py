@@ -1,0 +1,803 @@
+"""Reading ESON text into validated model instances: the typed fast path.
+
+Typed decoding gives exactly what validating the untyped result gives::
+
+    Model.model_validate(eson.decode(text))        # Pydantic
+    msgspec.convert(eson.decode(text), Struct)     # msgspec
+
+with one deliberate difference: a record array's reserved ``n`` column is
+checked and then dropped when the record type has no field ``n``.
+
+It gets there faster by using the compiled schema to pick cheaper ways to
+the same plain values (record sections are split into columns in one pass;
+a ``Literal`` column is a dictionary lookup), and, where the framework
+allows it, by building record instances straight from validated columns
+instead of from one dict per row.  Validation itself is the framework's own
+(``__pydantic_validator__.validate_python`` / ``msgspec.convert``), so
+validators, constraints and ``extra="forbid"`` / ``forbid_unknown_fields``
+behave exactly as usual.  A failure is re-raised as
+:class:`eson.errors.ValidationError` located at the line, section, row and
+field the value came from.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from eson._internal.accelerator import (
+    MODE_GENERIC,
+    MODE_INT,
+    MODE_NUMBER,
+    MODE_STR,
+    RAW,
+    exact_mask,
+    native,
+    type_mask,
+)
+from eson._internal.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
+from eson._internal.codecs.feedback import attach_expected
+from eson._internal.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
+from eson._internal.codecs.validation import check_options
+from eson._internal.codecs.validation import validation_error as shared_validation_error
+from eson._internal.schema.annotations import literal_values
+from eson._internal.schema.binding import Binding, PrebuiltValidator, Problem
+from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
+from eson._internal.wire.eson_cells import decode_cell, decode_column, encode_str
+from eson._internal.wire.eson_lexicon import HEADER
+from eson._internal.wire.eson_reader import (
+    Document,
+    Head,
+    Section,
+    build_records,
+    decode_section,
+    entries_from,
+    entry_name,
+    read_head,
+    scan_sections,
+    split_columns,
+    swallowed_entry_error,
+)
+from eson._internal.wire.repairs import Repair, RepairLog
+from eson.errors import DecodeError, ESONError, ValidationError
+
+EntryDecoder = Callable[[Section, "RepairLog | None"], Any]
+ColumnDecoder = Callable[[Sequence[str]], tuple[list[Any], bool]]
+
+
+def _located(exc: DecodeError, section: Section, field: str | None) -> DecodeError:
+    row = exc.row or 1
+    return DecodeError(
+        exc.reason, line=section.line + row, section=section.name, row=row, field=field
+    )
+
+
+_NONE = type(None)
+_EXACT_TYPES = (int, str, bool)
+_HEADER_LINE = HEADER + "\n"
+_HEADS_KEPT = 256
+_UNREAD = object()
+_HEAD_KEPT_LENGTH = 1024
+
+
+def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:
+    return decode_column(texts), False
+
+
+_untyped.native_mode = (MODE_GENERIC, False, 0)  # type: ignore[attr-defined]
+_exact_mask = exact_mask
+
+
+def known_cells(item: FieldSchema) -> dict[str, Any] | None:
+    """For a field of a few known values (``Literal`` strings, booleans): cell text -> value.
+
+    ``None`` for other fields.  A cell not in the table is decoded the usual way.
+    """
+    cell = item.cell
+    plain = cell.plain
+    known: dict[str, Any] | None = None
+    if cell.choices is not None:
+        known = {encode_str(choice): choice for choice in cell.choices}
+    elif plain and plain <= {bool, _NONE}:
+        known = {"true": True, "false": False}
+    if known is not None and _NONE in plain:
+        known["null"] = None
+    return known
+
+
+def _column_decoder(item: FieldSchema) -> ColumnDecoder:
+    """Decode one column of cell texts into the untyped values.
+
+    Returns the values and whether they are known to be valid as they are
+    for the field's declared type (so a record builder need not convert them).
+
+    The function carries ``native_mode``: the accelerator's mode for the
+    same fast path and whether its values are trusted when it holds.
+    """
+    cell = item.cell
+    plain = cell.plain
+    annotation = item.annotation
+    exact = annotation in _EXACT_TYPES or (
+        literal_values(annotation) is not None and cell.choices is not None
+    )
+    known = known_cells(item)
+    if known is not None:
+        lookup = known.__getitem__
+
+        def decode_known(texts: Sequence[str]) -> tuple[list[Any], bool]:
+            try:
+                return list(map(lookup, texts)), exact
+            except KeyError:
+                return decode_column(texts), False
+
+        decode_known.native_mode = (  # type: ignore[attr-defined]
+            known,
+            exact,
+            _exact_mask(annotation),
+        )
+        return decode_known
+    fast: Callable[[Sequence[str]], list[Any] | None] | None = None
+    if plain == {int}:
+        fast = decode_integers
+    elif plain and plain <= {int, float}:
+        fast = decode_numbers
+    elif plain and str in plain and plain <= {str, _NONE}:
+        fast = decode_bare_strings
+    if fast is None:
+        return _untyped
+    trusted = exact and fast is not decode_numbers
+    chosen = fast
+
+    def decode(texts: Sequence[str]) -> tuple[list[Any], bool]:
+        values = chosen(texts)
+        if values is not None:
+            return values, trusted
+        return decode_column(texts), False
+
+    decode.native_mode = (  # type: ignore[attr-defined]
+        _NATIVE_MODES[fast],
+        trusted,
+        _exact_mask(annotation),
+    )
+    return decode
+
+
+_NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
+    decode_integers: MODE_INT,
+    decode_numbers: MODE_NUMBER,
+    decode_bare_strings: MODE_STR,
+}
+
+
+_PLAIN_TYPES = (str, int, float, bool, _NONE)
+_ANY_MASK = type_mask(frozenset(_PLAIN_TYPES))
+
+
+def _plain_mask(annotation: object) -> int:
+    """The type bits of the cell values valid as they are for ``annotation``, or 0.
+
+    For ``Any``, the plain types and unions of them (no metadata): a value
+    of one of those types converts to itself (``msgspec.convert`` returns
+    it as it is), so a column of them needs no conversion.
+    """
+    if annotation is Any:
+        return _ANY_MASK
+    if annotation in _PLAIN_TYPES:
+        return type_mask(frozenset({annotation}))
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = typing.get_args(annotation)
+        if all(member in _PLAIN_TYPES for member in members):
+            return type_mask(frozenset(members))
+    return 0
+
+
+def _struct_plan(
+    record: RecordSchema, decoders: Mapping[str, ColumnDecoder]
+) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
+    """How ``native.read_structs`` may build this record's rows from the text, or ``None``.
+
+    Only for classes the binding lets the accelerator make by setting slots
+    (:meth:`~eson._internal.schema.binding.Binding.row_slots`) and without a
+    finalizer (rows built before a cell the accelerator declines are
+    dropped), and only when every column has a kind whose values are valid
+    as they are: the choices of a ``Literal`` or ``bool`` field (every cell
+    one of them), or the type bits of :func:`_plain_mask`.  The rows are
+    then exactly those the column path builds (:meth:`_RecordsDecoder.__call__`).
+    """
+    if native is None or not record.fields or record.declared is not None:
+        return None
+    cls = record.cls
+    if getattr(cls, "__del__", None) is not None:
+        return None
+    slots = record.binding.row_slots(cls, record.fields)
+    if slots is None:
+        return None
+    kinds: list[int | dict[str, Any]] = []
+    for item in record.fields:
+        mode, trusted, _ = decoders[item.wire].native_mode  # type: ignore[attr-defined]
+        if isinstance(mode, dict) and trusted:
+            kinds.append(mode)
+            continue
+        mask = _plain_mask(item.annotation)
+        if not mask:
+            return None
+        kinds.append(mask)
+    return cls, slots, tuple(kinds)
+
+
+class _RecordsDecoder:
+    """Decode a ``records`` / ``record`` section whose rows are one record type."""
+
+    def __init__(
+        self,
+        record: RecordSchema,
+        numbered: bool = False,
+        within: tuple[type, str] | None = None,
+    ) -> None:
+        self.record = record
+        self.numbered = numbered
+        self.by_wire = {item.wire: item for item in record.fields if not item.output_only}
+        self.decoders = {wire: _column_decoder(item) for wire, item in self.by_wire.items()}
+        self.text_fields = frozenset(
+            wire for wire, item in self.by_wire.items() if takes_only_text(item.cell)
+        )
+        self.order = tuple(item.wire for item in record.fields if not item.output_only)
+        self.drop_n = "n" not in self.by_wire
+        self.build = None
+        if len(self.order) == len(record.fields):
+            self.build = record.binding.record_builder(record.cls, record.fields, within)
+        self.plan = _struct_plan(record, self.decoders) if self.build is not None else None
+        self._readings: dict[tuple[str, tuple[str, ...] | None], object] = {}
+
+    def reading(
+        self, kind: str, fields: tuple[str, ...] | None
+    ) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...], int] | None:
+        """The arguments after the text of ``native.read_structs`` for a section, or ``None``.
+
+        For a section of this kind (``"records"`` / ``"record"``) with these
+        fields whose rows the accelerator may build straight from the text
+        (see :func:`_struct_plan`): the class, its slots, the column kinds
+        and the ``numbered`` mode (the reserved ``n`` column checked, and
+        dropped when the record has no field ``n``).
+        """
+        found = self._readings.get((kind, fields), _UNREAD)
+        if found is _UNREAD:
+            found = self._reading(kind, fields)
+            if len(self._readings) < _HEADS_KEPT:
+                self._readings[kind, fields] = found
+        return found  # type: ignore[return-value]
+
+    def _reading(
+        self, kind: str, fields: tuple[str, ...] | None
+    ) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...], int] | None:
+        plan = self.plan
+        if plan is None or fields is None:
+            return None
+        cls, slots, kinds = plan
+        numbered = kind == "records" and bool(fields) and fields[0] == "n"
+        if fields == self.order:
+            return cls, slots, kinds, int(numbered)
+        if numbered and self.drop_n and fields[1:] == self.order:
+            return cls, slots, kinds, 2
+        return None
+
+    def _native(
+        self, section: Section, fields: tuple[str, ...], drop: bool
+    ) -> tuple[list[list[Any]], list[bool]] | None:
+        """The columns as the accelerator decodes them, or ``None`` if it declines."""
+        assert native is not None
+        decoders = [self.decoders.get(field, _untyped) for field in fields]
+        modes = tuple(decoder.native_mode[0] for decoder in decoders)  # type: ignore[attr-defined]
+        numbered = 0
+        if section.kind == "records" and fields[0] == "n":
+            numbered = 2 if drop else 1
+        done = native.decode_rows(section.body, len(fields), modes, numbered)
+        if done is None:
+            return None
+        columns, flags, types = done
+        if drop:
+            decoders = decoders[1:]
+            fields = fields[1:]
+        trusted: list[bool] = []
+        for position, (decoder, flag, mask) in enumerate(zip(decoders, flags, types)):
+            if flag == RAW:  # cells the accelerator leaves to the Python decoder
+                try:
+                    columns[position], ok = decoder(columns[position])
+                except DecodeError as exc:
+                    raise _located(exc, section, fields[position]) from None
+                trusted.append(ok)
+            else:
+                _, trust, exact = decoder.native_mode  # type: ignore[attr-defined]
+                # Values all of the field's exact type (int, float, str, bool) are
+                # valid as they are, which is what the binding's check would find.
+                trusted.append((flag == 1 and trust) or (exact != 0 and mask == exact))
+        return columns, trusted
+
+    def __call__(self, section: Section, log: RepairLog | None = None) -> Any:
+        fields = section.fields or ()
+        drop = self.drop_n and section.kind == "records" and bool(fields) and fields[0] == "n"
+        # The accelerator reads strict text only: a lenient read (a repair log)
+        # may repair cells, which only the Python column decoders do.
+        done = (
+            self._native(section, fields, drop)
+            if native is not None and fields and log is None
+            else None
+        )
+        if drop:
+            fields = fields[1:]
+        elif (
+            log is not None
+            and self.numbered
+            and section.kind == "records"
+            and not (fields and fields[0] == "n")
+        ):
+            log.append(
+                Repair(
+                    section.line,
+                    "missing-n",
+                    "the record array has no n column; its rows were read in the order written",
+                    section.name,
+                )
+            )
+        if done is not None:
+            columns, trusted = done
+        else:
+            columns_text = split_columns(section)
+            if drop:
+                columns_text = columns_text[1:]
+            columns = []
+            trusted = []
+            for field, texts in zip(fields, columns_text):
+                decode = self.decoders.get(field, _untyped)
+                try:
+                    values, ok = decode(texts)
+                except DecodeError as exc:
+                    raise _located(exc, section, field) from None
+                if log is not None and not ok and field in self.text_fields:
+                    values = fix_text_column(
+                        values,
+                        texts,
+                        log,
+                        _row_line(section),
+                        section.name,
+                        field,
+                        section.kind == "records",
+                    )
+                columns.append(values)
+                trusted.append(ok)
+        records: list[Any] | None = None
+        if self.build is not None and fields == self.order:
+            try:
+                records = self.build(columns, trusted)
+            except Exception:  # the dict path below reports the precise error
+                records = None
+        if records is None:
+            if fields and native is not None:
+                records = native.build_dicts(fields, columns)
+            elif fields:
+                records = build_records(fields, columns, section.count)
+            else:
+                records = [{} for _ in range(section.count)]
+        return records if section.kind == "records" else records[0]
+
+
+def _by_line(repair: Repair) -> int:
+    return repair.line
+
+
+def _row_line(section: Section) -> Callable[[int], int]:
+    first = section.line + 1
+    return lambda index: first + index
+
+
+def _plain_section(section: Section, log: RepairLog | None) -> Any:
+    return decode_section(section)
+
+
+class _RecordEntry:
+    """The decoder of a record-array or single-record entry."""
+
+    def __init__(self, records: _RecordsDecoder, wanted: str) -> None:
+        self.records = records
+        self.wanted = wanted
+
+    def __call__(self, section: Section, log: RepairLog | None) -> Any:
+        if section.kind == self.wanted:
+            return self.records(section, log)
+        return decode_section(section)
+
+
+def _entry_decoder(item: FieldSchema, numbered: bool, owner: type) -> EntryDecoder:
+    if item.record is not None and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD):
+        records = _RecordsDecoder(item.record, numbered, (owner, item.attr))
+        wanted = "records" if item.entry is EntryKind.RECORD_ARRAY else "record"
+        return _RecordEntry(records, wanted)
+    if takes_only_text(item.cell) and item.entry in (EntryKind.SCALAR, EntryKind.SCALAR_ARRAY):
+
+        def decode_text(section: Section, log: RepairLog | None) -> Any:
+            value = decode_section(section)
+            if log is None:
+                return value
+            if section.kind == "scalar":
+                kind = text_repair(value)
+                if kind is None:
+                    return value
+                raw = section.body[0]
+                log.append(Repair(section.line, kind, text_detail(raw), section.name))
+                return raw
+            if section.kind == "array":
+                return fix_text_column(
+                    value, section.body, log, _row_line(section), section.name, None
+                )
+            return value
+
+        return decode_text
+    return _plain_section
+
+
+class DocumentReader:
+    """The compiled ESON reader of one model class (see :func:`document_reader`)."""
+
+    def __init__(self, schema: DocumentSchema) -> None:
+        self.schema = schema
+        self.binding: Binding = schema.binding
+        self.validate = schema.binding.validator(schema.model_type)
+        self.entries: dict[str, EntryDecoder] = {
+            item.wire: _entry_decoder(item, schema.number, schema.model_type)
+            for item in schema.fields
+            if not item.output_only
+        }
+        # The record sections whose rows may be read as built Pydantic
+        # instances in place of the dicts Pydantic would validate
+        # (PydanticBinding.record_builder): the class and the dict keys.
+        # (msgspec's built Structs stand for themselves in error messages.)
+        self.built: dict[str, tuple[type, tuple[str, ...]]] = {
+            item.wire: (item.record.cls, tuple(field.wire for field in item.record.fields))
+            for item in schema.fields
+            if item.record is not None
+            and item.record.binding.name == "pydantic"
+            and item.entry in (EntryKind.RECORD_ARRAY, EntryKind.RECORD)
+            and not item.output_only
+        }
+        self.wires = frozenset(self.entries)
+        self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
+        # The record entries whose rows the accelerator may read straight
+        # from the text (_fast_plain), and the binding's validation of a
+        # document whose record arrays are built (Binding.prebuilt_lists).
+        self.struct_entries: dict[str, _RecordsDecoder] = {
+            wire: entry.records
+            for wire, entry in self.entries.items()
+            if isinstance(entry, _RecordEntry) and entry.records.plan is not None
+        }
+        # Head lines already read (read_head's result depends on the line
+        # alone, but for a duplicate name): a bounded number of them.
+        self._heads: dict[str, Head] = {}
+        self.prebuilt: PrebuiltValidator | None = None
+        if self.struct_entries and schema.declared is None:
+            self.prebuilt = self.binding.prebuilt_lists(
+                schema.cls,
+                {
+                    wire: records.record.cls
+                    for wire, records in self.struct_entries.items()
+                    if self.entries[wire].wanted == "records"  # type: ignore[attr-defined]
+                },
+            )
+
+    def plain(
+        self,
+        data: Document,
+        strict: bool = True,
+        repairs: RepairLog | None = None,
+        partial: bool = False,
+    ) -> tuple[dict[str, Any], list[Section]]:
+        """Decode the text into the plain document the framework validates.
+
+        ``strict=False`` reads leniently (text repairs, a missing header, and
+        the typed repairs of :mod:`eson._internal.codecs.lenient`), recording each
+        repair in ``repairs``; ``partial`` is that of
+        :func:`eson._internal.wire.eson_reader.scan_sections`.  Counts are checked
+        either way (:meth:`check_counts`).
+        """
+        if strict:
+            sections = scan_sections(data)
+            self.check_counts(sections)
+            entries = self.entries
+            document = {
+                section.name: entries.get(section.name, _plain_section)(section, None)
+                for section in sections
+            }
+            return document, sections
+        log: RepairLog = []
+        try:
+            sections = scan_sections(
+                data, strict=False, repairs=log, headerless=True, partial=partial
+            )
+            self.check_counts(sections)
+            entries = self.entries
+            document = {
+                section.name: entries.get(section.name, _plain_section)(section, log)
+                for section in sections
+            }
+        finally:
+            if repairs is not None:
+                repairs.extend(sorted(log, key=_by_line))
+        return document, sections
+
+    def _fast_plain(self, data: Document) -> tuple[dict[str, Any], list[Section], list[str]] | None:
+        """:meth:`plain` of a strict read, with record rows built straight from the text.
+
+        For the common case only: a ``str`` (or UTF-8 ``bytes``) starting
+        with the header line, without CR or a byte-order mark.  Record
+        sections of the entries in :attr:`struct_entries` are read by
+        ``native.read_structs`` in one pass (no line, cell or column lists);
+        every other section is cut from the text and decoded as
+        :meth:`plain` decodes it.  Also returns the names of the record
+        arrays whose values are lists of built rows.
+
+        ``None`` whenever the document's structure is not exactly what the
+        scan expects (a head :func:`~eson._internal.wire.eson_reader.read_head`
+        refuses, too few lines, a row :func:`native.read_structs` declines):
+        :meth:`plain` then reads it, which reports the precise error.  The
+        sections are all scanned before any is decoded, as :meth:`plain`
+        does, so a decoding error is the one :meth:`plain` raises.
+        """
+        assert native is not None
+        if type(data) is str:
+            text = data
+        elif type(data) is bytes:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        else:
+            return None
+        if not text.startswith(_HEADER_LINE) or "\r" in text:
+            return None
+        length = len(text)
+        pos = len(_HEADER_LINE)
+        line_no = 2
+        seen: set[str] = set()
+        sections: list[Section] = []
+        built: dict[str, list[Any]] = {}
+        scalars: dict[str, str] = {}
+        readers = self.struct_entries
+        heads = self._heads
+        read_structs = native.read_structs
+        try:
+            while pos < length:
+                stop = text.find("\n", pos)
+                if stop < 0:
+                    stop = length
+                line = text[pos:stop]
+                head = heads.get(line)
+                if head is None:
+                    head = read_head(line, line_no, seen, None)
+                    assert head is not None  # a strict read skips no line
+                    if len(heads) < _HEADS_KEPT and len(line) <= _HEAD_KEPT_LENGTH:
+                        heads[line] = head
+                elif head.name in seen:
+                    return None  # a duplicate name: plain() reports it
+                else:
+                    seen.add(head.name)
+                name = head.name
+                start = stop + 1
+                if head.kind == "scalar":
+                    cell = head.cell or ""
+                    sections.append(Section(name, "scalar", line_no, None, 1, [cell]))
+                    scalars[name] = cell
+                    pos = start
+                    line_no += 1
+                    continue
+                count = head.count
+                records = readers.get(name)
+                reading = None
+                if records is not None and head.kind == self.entries[name].wanted:  # type: ignore[attr-defined]
+                    reading = records.reading(head.kind, head.fields)
+                body: list[str] = []
+                if reading is not None:
+                    done = read_structs(text, start, count, *reading)
+                    if done is None:
+                        return None
+                    built[name], pos = done
+                elif count:
+                    end = native.skip_lines(text, start, count)
+                    if end < 0:
+                        return None
+                    body = text[start:end].split("\n")
+                    pos = end + 1
+                else:
+                    pos = start
+                sections.append(Section(name, head.kind, line_no, head.fields, count, body))
+                line_no += 1 + count
+        except DecodeError:
+            return None
+        if len(seen) < len(self.wires) and not self.wires.issubset(seen):
+            # The swallowed-entry check reads the bodies of one-column
+            # sections, which the built ones do not keep.
+            if any(
+                section.name in built and len(section.fields or ()) == 1 for section in sections
+            ):
+                return None
+            self.check_counts(sections)
+        entries = self.entries
+        document: dict[str, Any] = {}
+        for section in sections:
+            name = section.name
+            rows = built.get(name)
+            if rows is not None:
+                document[name] = rows if section.kind == "records" else rows[0]
+                continue
+            scalar = scalars.get(name)
+            if scalar is not None:
+                # What every entry decoder gives a scalar section (decode_section)
+                # when the cell reads; else the decoder raises the located error.
+                try:
+                    document[name] = decode_cell(scalar)
+                    continue
+                except DecodeError:
+                    pass
+            document[name] = entries.get(name, _plain_section)(section, None)
+        lists = [
+            section.name
+            for section in sections
+            if section.kind == "records" and section.name in built
+        ]
+        return document, sections, lists
+
+    def check_counts(self, sections: Sequence[Section]) -> None:
+        """Raise the count error for an entry of the schema swallowed by a count too high.
+
+        An array of one column (a scalar array, or records with one field)
+        whose count is one too high takes the next entry's line for a row:
+        ``notes[2]`` over one note followed by ``retry=3`` reads the note
+        ``retry=3`` and no ``retry``.  The grammar allows that reading, but
+        the schema makes it unlikely: when a row has the form of an entry of
+        a field the schema declares, the document holds no such entry, and
+        the rows from there on read as whole entries, the count is wrong.
+
+        Raises:
+            CountError: at the array's header, naming the row that is an entry.
+        """
+        missing = self.wires.difference(section.name for section in sections)
+        if not missing:
+            return
+        pattern = self._swallowed.get(missing)
+        if pattern is None:
+            names = "|".join(sorted(map(re.escape, missing), key=len, reverse=True))
+            pattern = re.compile(rf"^(?:{names})(?:=|\[[0-9]*\]|\{{)", re.MULTILINE)
+            if len(self._swallowed) < 64:
+                self._swallowed[missing] = pattern
+        for section in sections:
+            width = len(section.fields) if section.fields is not None else 1
+            if section.kind not in ("array", "records") or width != 1 or not section.body:
+                continue
+            joined = "\n".join(section.body)
+            for tries, found in enumerate(pattern.finditer(joined)):
+                if tries == 3:
+                    break  # bounded work; this is a diagnosis, not a parse
+                offset = joined.count("\n", 0, found.start())
+                if entries_from(section.body, offset, len(section.body)):
+                    stray = section.line + 1 + offset
+                    line = section.body[offset]
+                    raise swallowed_entry_error(
+                        section.name, section.count, section.line, stray, line, entry_name(line)
+                    )
+
+    def decode(
+        self,
+        data: Document,
+        strict: bool = True,
+        repairs: RepairLog | None = None,
+        partial: bool = False,
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> Any:
+        """Decode and validate; see the module documentation.
+
+        ``validation_strict`` and ``context`` go to the framework's validation
+        (see :func:`eson.decode`).  Every :class:`~eson.errors.ESONError`
+        raised carries the layout the type expects, for its ``feedback``
+        (:mod:`eson._internal.codecs.feedback`).
+        """
+        check_options(self.binding, validation_strict, context)
+        built: list[str] = []
+        try:
+            fast = (
+                self._fast_plain(data)
+                if strict and not partial and self.struct_entries and native is not None
+                else None
+            )
+            if fast is None:
+                document, sections = self.plain(data, strict, repairs, partial)
+            else:
+                document, sections, built = fast
+        except ESONError as exc:
+            raise attach_expected(exc, self.schema.model_type, "eson") from None
+        try:
+            if built and self.prebuilt is not None and context is None:
+                return self.prebuilt(document, built, validation_strict)
+            return self.validate(document, validation_strict, context)
+        except Exception as exc:
+            problems = self.binding.problems(exc)
+            if problems is None:
+                raise
+            error = validation_error(problems, sections, self.as_dicts(document))
+            raise attach_expected(error, self.schema.model_type, "eson") from exc
+
+    def as_dicts(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The document with rows read as built instances given back as their dicts.
+
+        The same values the dict path validates (the instances hold them as
+        they were decoded), so a validation error shows them the same way.
+        """
+        changed: dict[str, Any] | None = None
+        for name, (cls, keys) in self.built.items():
+            value = document.get(name)
+            if type(value) is cls:
+                rows: Any = dict(zip(keys, vars(value).values()))
+            elif type(value) is list and value and type(value[0]) is cls:
+                rows = [dict(zip(keys, vars(row).values())) for row in value]
+            else:
+                continue
+            if changed is None:
+                changed = dict(document)
+            changed[name] = rows
+        return document if changed is None else changed
+
+
+def document_reader(schema: DocumentSchema) -> DocumentReader:
+    """Build the reader of a compiled document schema."""
+    return DocumentReader(schema)
+
+
+# -- validation errors, placed on the wire -----------------------------------------
+# The wording is shared with the TOON back end (eson._internal.codecs.validation); where a
+# problem sits is ESON's: a section, a row, a field.
+
+
+def _place(problem: Problem, by_name: Mapping[str, Section]) -> tuple[dict[str, Any], int]:
+    """The line, section, row and field a problem's ``loc`` points at.
+
+    Also returns how many steps of ``loc`` that place covers; the rest is a
+    path inside the cell (into a nested JSON value).
+    """
+    loc = problem.loc
+    place: dict[str, Any] = {"line": None, "section": None, "row": None, "field": None}
+    if not loc or not isinstance(loc[0], str):
+        return place, 0
+    name = loc[0]
+    place["section"] = name
+    section = by_name.get(name)
+    rest = loc[1:]
+    used = 1
+    if section is None:
+        return place, used
+    if section.kind == "scalar":
+        place["line"] = section.line
+    elif section.kind == "record":
+        place["line"] = section.line + 1
+        if rest and isinstance(rest[0], str):
+            place["field"] = rest[0]
+            used += 1
+    elif rest and isinstance(rest[0], int) and 0 <= rest[0] < section.count:
+        place["row"] = rest[0] + 1
+        place["line"] = section.line + rest[0] + 1
+        used += 1
+        if section.kind == "records" and len(rest) > 1 and isinstance(rest[1], str):
+            place["field"] = rest[1]
+            used += 1
+    else:
+        place["line"] = section.line
+    return place, used
+
+
+def validation_error(
+    problems: Sequence[Problem], sections: Sequence[Section], document: Any
+) -> ValidationError:
+    """Build the :class:`ValidationError` for a framework's validation failures."""
+    by_name = {section.name: section for section in sections}
+    return shared_validation_error(problems, document, lambda problem: _place(problem, by_name))

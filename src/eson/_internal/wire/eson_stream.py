@@ -1,0 +1,655 @@
+"""Reading ESON line by line, as a stream delivers it.
+
+:class:`LineReader` is the streaming twin of :func:`eson._internal.wire.eson_reader.scan_sections`,
+built from the same pieces -- :func:`~eson._internal.wire.eson_reader.read_header`,
+:func:`~eson._internal.wire.eson_reader.read_head`, :func:`~eson._internal.wire.eson_reader.split_row`
+and the lenient repairs of :mod:`eson._internal.wire.eson_lenient` -- so a streamed
+document is read by the same rules as a whole one.  It keeps no text: each
+line is handed to a :class:`StreamTarget` as soon as it is complete (an
+entry's head, each row's cells, the end of a section), and the target
+decides what to build.  Counts are checked as rows arrive and when the
+stream ends: a stream cut short is a count error, unless ``partial``.
+
+Count errors are those of the whole-text scanner, word for word
+(:func:`~eson._internal.wire.eson_reader.count_error`,
+:func:`~eson._internal.wire.eson_reader.stray_entry_error`,
+:func:`~eson._internal.wire.eson_reader.leftover_error`).  Since the scanner judges a
+bad row knowing the lines after it, the stream keeps a few numbers instead
+of those lines: a bad row's error -- its shape, or a cell the target
+refuses -- waits until the section's declared rows have all arrived (or the
+stream ends, when the count is the error; or, when the section may have
+swallowed an entry, the end, where a typed reader judges that first), and
+the first row that reads as an entry is followed, head by head, to see
+whether the rest reads as entries too (then the count, not the row, is
+wrong).  Only across sections do the two differ: the scanner checks every
+count before any row, so a later section short of its rows is its error,
+while the stream raises the earlier bad row once the next line is in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from eson._internal.wire.eson_lenient import CELL_SPACE, HEAD_SPACE, strip_row
+from eson._internal.wire.eson_reader import (
+    HEADER,
+    Head,
+    count_error,
+    entry_extent,
+    entry_name,
+    head_extent,
+    leftover_error,
+    looks_like_prose,
+    number_text,
+    read_head,
+    read_header,
+    row_like,
+    short_array,
+    split_row,
+    stray_entry_error,
+    width_error,
+)
+from eson._internal.wire.repairs import Repair, RepairLog
+from eson.errors import ECHO_LIMIT, DecodeError
+
+# A line starting or ending with one of these may need stripping ("" too: an
+# empty line goes the careful way).
+_EDGE = frozenset(HEAD_SPACE) | {""}
+# How many rows reading as entries a one-column section follows (bounded work).
+_ENTRY_ROWS = 3
+
+
+#: Takes one row: its cells (one for a scalar array), its 1-based number, its line.
+RowHandler = Callable[[list[str], int, int], None]
+#: Optionally, takes one row as its line of text, when it has the shape the
+#: target expects, and returns ``True``; returns ``False`` (having done
+#: nothing) otherwise, and the reader splits and checks the line itself.
+LineHandler = Callable[[str, int, int], bool]
+
+
+class StreamTarget(Protocol):
+    """What a :class:`LineReader` reports, line by line."""
+
+    def entry(self, head: Head, line: int) -> tuple[RowHandler, LineHandler | None] | None:
+        """An entry begins on ``line``; returns the handlers of its rows (``None``: a scalar).
+
+        The line handler, when there is one, is tried first for each row
+        that needs no lenient repair; it must check the row's cell count and
+        ``n`` cell as :func:`eson._internal.wire.eson_reader.split_row` does, or
+        decline the line.
+        """
+
+    def end(self, head: Head, rows: int, line: int) -> None:
+        """The section opened on ``line`` is complete with ``rows`` rows."""
+
+
+def _edge_space(line: str) -> bool:
+    """Whether a body line may have white space at a cell's edge (a quick check)."""
+    if not line:
+        return False
+    if line[0] in HEAD_SPACE or line[-1] in HEAD_SPACE or " \t" in line or "\t " in line:
+        return True
+    if line.isascii():
+        return "\v" in line or "\f" in line or "\r" in line
+    return any(
+        (cell[:1] and cell[0] in CELL_SPACE) or (cell[-1:] and cell[-1] in CELL_SPACE)
+        for cell in line.split("\t")
+    )
+
+
+class LineReader:
+    """Read an ESON document from its lines as they come (see the module documentation).
+
+    Args:
+        target: Receives each entry, row and section end.
+        strict: ``False`` reads leniently, recording repairs in ``log``.
+        headerless: (lenient) accept a document without the ``!eson/1`` line.
+        partial: (lenient) a stream that ends inside an array keeps the rows
+            it has (see :func:`eson._internal.wire.eson_reader.scan_sections`).
+        log: Where a lenient read records its repairs.
+        ends_at_prose: A line at an entry's place that reads as prose ends
+            the document (for a reply whose document is followed by text, as
+            :func:`eson._internal.wire.eson_reader.document_end` reads it); later
+            lines are ignored.
+        judge: Called when the stream ends, before the error of a bad row
+            held until then is raised: a typed reader judges
+            :attr:`swallowed` there (see :meth:`finish`).
+    """
+
+    __slots__ = (
+        "_bad",
+        "_blank",
+        "_candidate",
+        "_chain_next",
+        "_chain_ok",
+        "_checked",
+        "_ended_at",
+        "_entry_rows",
+        "_fast",
+        "_fields",
+        "_handler",
+        "_head",
+        "_head_line",
+        "_held",
+        "_judge",
+        "_last",
+        "_left",
+        "_leftover",
+        "_line_handler",
+        "_numbered",
+        "_pending",
+        "_row",
+        "_seen",
+        "_split",
+        "_width",
+        "ended",
+        "ends_at_prose",
+        "headerless",
+        "line_no",
+        "log",
+        "partial",
+        "strict",
+        "swallowed",
+        "target",
+    )
+
+    def __init__(
+        self,
+        target: StreamTarget,
+        *,
+        strict: bool = True,
+        headerless: bool = False,
+        partial: bool = False,
+        log: RepairLog | None = None,
+        ends_at_prose: bool = False,
+        judge: Callable[[], None] | None = None,
+    ) -> None:
+        self.target = target
+        self._judge = judge
+        # A bad row of a one-column section that may have swallowed an entry:
+        # the count error, judged at the end, comes first (see _section_done).
+        self._held: DecodeError | None = None
+        self.ends_at_prose = ends_at_prose
+        #: The document ended before the stream did (see ``ends_at_prose``).
+        self.ended = False
+        self.strict = strict
+        self.headerless = headerless
+        self.partial = partial
+        self.log: RepairLog | None = None if strict else (log if log is not None else [])
+        #: Lines read so far (the number of the last one).
+        self.line_no = 0
+        self._seen: set[str] = set()
+        self._head: Head | None = None  # the open section
+        self._head_line = 0
+        self._left = 0  # rows still expected in the open section
+        self._row = 0  # rows read in the open section
+        self._fields: tuple[str, ...] = ()
+        self._numbered = False
+        self._split = False  # rows are TAB-separated cells (a record kind with fields)
+        self._fast = False  # rows take the inlined path of lines() (two or more fields)
+        self._width = 0
+        self._handler: RowHandler | None = None
+        self._line_handler: LineHandler | None = None
+        self._blank: list[Repair] = []  # blank-line repairs waiting for an entry
+        # Count checks that need the lines after a bad row (see the module docs).
+        self._bad: DecodeError | None = None  # a bad row's error, until the rows are in
+        self._pending: DecodeError | None = None  # that error, until the next line is read
+        self._candidate: tuple[int, str] | None = None  # first row reading as an entry
+        self._checked = False  # whether the row that may be the candidate was seen
+        self._chain_ok = False  # the lines from the candidate on read as entries so far
+        self._chain_next = 0  # the line where the candidate's chain expects the next head
+        self._ended_at = 0  # the line that ended the last section
+        self._last: tuple[Head, int] | None = None  # that section and its head line
+        self._leftover: list[object] | None = None  # [line, text, extra] rows past a count
+        # One-column sections: the first rows reading as entries,
+        # [line, text, name, chain intact, line of the chain's next head].
+        self._entry_rows: list[list[Any]] = []
+        #: Rows of complete one-column sections that read as entries, each
+        #: with all rows after it in its section (section, count, head line,
+        #: row line, row text, entry name): where a count too high may have swallowed an
+        #: entry (a typed reader judges them at the end, as
+        #: :meth:`eson._internal.codecs.eson_decode.DocumentReader.check_counts` does).
+        self.swallowed: list[tuple[str, int, int, int, str, str]] = []
+
+    def lines(self, lines: list[str]) -> None:
+        """Read complete lines (without their line breaks)."""
+        lenient = self.log is not None
+        for line in lines:
+            if self.ended:
+                return
+            self.line_no += 1
+            left = self._left
+            if not left:
+                if self.line_no == 1 and read_header(line, self.log, self.headerless):
+                    continue
+                self._entry(line)
+                continue
+            # The hot path, a row of a record array, is inlined here; anything
+            # unusual (a line that may need stripping, a bad row) goes through _body.
+            if not self._fast or (
+                lenient
+                and (
+                    line[:1] in _EDGE
+                    or line[-1:] in _EDGE
+                    or " \t" in line
+                    or "\t " in line
+                    or not line.isascii()
+                    or "\r" in line
+                    or "\v" in line
+                    or "\f" in line
+                )
+            ):
+                self._body(line)
+                continue
+            row = self._row + 1
+            fast = self._line_handler
+            odd = False  # the row's shape is wrong: _body says how
+            try:
+                if fast is None or not fast(line, row, self.line_no):
+                    cells = line.split("\t")
+                    if len(cells) != self._width or (
+                        self._numbered and cells[0] != number_text(row)
+                    ):
+                        odd = True
+                    else:
+                        self._handler(cells, row, self.line_no)  # type: ignore[misc]
+            except DecodeError as exc:
+                self._row = row
+                self._defer(exc)
+                continue
+            if odd:
+                self._body(line)  # records the precise error
+                continue
+            self._row = row
+            self._left = left - 1
+            if left == 1:
+                self._section_done()
+
+    def finish(self, last: str | None) -> None:
+        """The stream ended; ``last`` is its final line if it had no line break.
+
+        Raises:
+            DecodeError: for an empty stream, or one that ends before the
+                open section's declared rows (unless ``partial``).
+        """
+        if last is not None and not self.ended:
+            if (
+                self._left == 1
+                and self.partial
+                and self.log is not None
+                and self._head is not None
+                and self._head.kind != "record"
+            ):
+                # The last declared row without a line break may be cut
+                # ("zeb" for "zebra"): dropped, as the whole-text reader drops it.
+                if self._bad is not None:
+                    raise self._bad
+                self._close_short(dropped=True)
+                last = None
+            elif self._left > 1 and self._head is not None and self._head.kind != "record":
+                # The text ends short of the count even with this last line.
+                self.line_no += 1
+                self._row += 1
+                self._track(last)
+                if self.partial and self.log is not None and self._short_stray() is None:
+                    # The unterminated line may be cut: dropped, as the
+                    # whole-text reader drops it.
+                    self._row -= 1
+                    if self._bad is not None:  # a row read before the end was wrong
+                        raise self._bad
+                    self._close_short(dropped=True)
+                    return
+                raise self._short_error()
+            else:
+                self.lines([last])
+        if self.line_no == 0:
+            raise DecodeError(f"expected the header {HEADER}, got an empty document", line=1)
+        if self._leftover is not None:
+            raise self._leftover_error()
+        if self._pending is not None:
+            raise self._pending
+        if self._left:
+            head = self._head
+            assert head is not None
+            if (
+                self.partial
+                and self.log is not None
+                and head.kind != "record"
+                and self._short_stray() is None
+            ):
+                if self._bad is not None:  # a row read before the end was wrong
+                    raise self._bad
+                self._close_short(dropped=False)
+                return
+            raise self._short_error()
+        if self._held is not None:
+            if self._judge is not None:
+                self._judge()
+            raise self._held
+
+    def held_error(self) -> DecodeError | None:
+        """The error of a bad row read before the end, held until its section's rows are in.
+
+        A stream cut off inside that section reports it (the cut can only
+        have damaged the last line), as the whole-text reader does.
+        """
+        return self._bad
+
+    def progress(self) -> tuple[str | None, int | None, int | None, int]:
+        """Where reading stands: the section, its rows read, its declared rows, the line.
+
+        For the open array (or, between entries, the last section read):
+        its name, the rows complete so far and the count its head declares;
+        ``None`` for what does not apply (a scalar entry, nothing read).
+        The line is the last complete line read.
+        """
+        head = self._head
+        if head is not None:
+            return head.name, self._row, head.count, self.line_no
+        last = self._last
+        if last is not None and self._ended_at == self.line_no:
+            head = last[0]
+            return head.name, head.count, head.count, self.line_no
+        return None, None, None, self.line_no
+
+    # -- counts -------------------------------------------------------------------
+
+    def _short_stray(self) -> tuple[int, str] | None:
+        """The entry among the open section's lines when all after it read as entries."""
+        return self._candidate if self._chain_ok else None
+
+    def _short_error(self) -> DecodeError:
+        """The error of a stream that ends inside the open section's declared rows."""
+        head = self._head
+        assert head is not None
+        stray = self._short_stray()
+        if stray is None:
+            return count_error(head, self._row, self._head_line)
+        return count_error(head, self._row, self._head_line, stray[0], stray[1])
+
+    def _track(self, line: str) -> None:
+        """Look at a row of the open section for the count checks (see the module docs)."""
+        if self._candidate is not None:
+            self._follow(line)
+        elif not self._checked:
+            self._consider(line)
+        if self._width <= 1:
+            line_no = self.line_no
+            for chain in self._entry_rows:
+                if chain[3] and chain[4] == line_no:
+                    extent = entry_extent(line)
+                    if extent is None:
+                        chain[3] = False
+                    else:
+                        chain[4] = line_no + 1 + extent
+            if (
+                len(self._entry_rows) < _ENTRY_ROWS
+                and ("=" in line or "[" in line or "{" in line)
+                and (self._entry_rows == [] or self._entry_rows[-1][0] != line_no)
+            ):
+                extent = entry_extent(line)
+                if extent is not None:
+                    # The text kept is what an error message can show of it.
+                    text = line[: ECHO_LIMIT + 1]
+                    self._entry_rows.append([line_no, text, entry_name(line), True, line_no + 1 + extent])
+
+    def _follow(self, line: str) -> None:
+        """Follow the chain of entries from the candidate row through ``line``."""
+        if self._chain_ok and self.line_no == self._chain_next:
+            extent = entry_extent(line)
+            if extent is None:
+                self._chain_ok = False
+            else:
+                self._chain_next = self.line_no + 1 + extent
+
+    def _consider(self, line: str) -> None:
+        """Whether this row of the open section starts the candidate chain of entries.
+
+        As the whole-text scanner's ``_first_entry``: with two or more
+        fields, the first row whose cell count is wrong; otherwise the first
+        row that reads as an entry.  Only that one is tried.
+        """
+        if self._width > 1:
+            if line.count("\t") == self._width - 1:
+                return
+            self._checked = True
+        elif not ("=" in line or "[" in line or "{" in line):
+            return  # no entry head can lack all three (a quick test)
+        extent = entry_extent(line)
+        if extent is None:
+            return  # (two or more fields: a malformed row, not a count problem)
+        self._checked = True
+        self._candidate = (self.line_no, line)
+        self._chain_ok = True
+        self._chain_next = self.line_no + 1 + extent
+
+    def _section_done(self) -> None:
+        head = self._head
+        assert head is not None
+        self._head = None
+        bad = self._bad
+        self._ended_at = self.line_no
+        self._last = (head, self._head_line)
+        if bad is not None:
+            stray = self._candidate if self._chain_ok else None
+            if stray is not None and stray[0] == bad.line:
+                bad = stray_entry_error(head.name, head.count, self._head_line, *stray)
+            self._bad = None
+            if self._note_swallowed(head) and self._held is None:
+                # A typed reader's count error for an entry this section
+                # took in comes before the bad row's: wait for the end.
+                self._held = bad
+                return
+            # The whole-text scanner reads the next line before it looks at
+            # rows: a row left over there is the error it reports.
+            self._pending = bad
+            return
+        self._note_swallowed(head)
+        self.target.end(head, self._row, self._head_line)
+
+    def _note_swallowed(self, head: Head) -> bool:
+        """Record the rows of a complete one-column section that read as entries."""
+        one_column = head.kind == "array" or (head.kind == "records" and self._width == 1)
+        noted = False
+        for line_no, text, name, intact, _ in self._entry_rows if one_column else ():
+            if intact:
+                self.swallowed.append(
+                    (head.name, head.count, self._head_line, line_no, text, name)
+                )
+                noted = True
+        return noted
+
+    def _not_an_entry(self, line: str) -> None:
+        """A line at an entry's place is no entry: raise the count error if it is one.
+
+        As the whole-text scanner does: the line directly follows a section
+        whose rows took in entries up to it (the count is too high), or it
+        has the shape of that section's rows (too low: the error waits for
+        the run of such rows to end, to say how many follow).
+        """
+        last = self._last
+        if last is None or self._ended_at != self.line_no - 1 or entry_extent(line) is not None:
+            return
+        head, head_line = last
+        if self._candidate is not None and self._chain_ok and self._chain_next > self.line_no:
+            raise stray_entry_error(head.name, head.count, head_line, *self._candidate)
+        width = len(head.fields) if head.fields is not None else 1
+        if row_like(line, width):
+            self._leftover = [self.line_no, line, 1]
+
+    def _leftover_error(self) -> DecodeError:
+        assert self._leftover is not None and self._last is not None
+        head, head_line = self._last
+        line_no, text, extra = self._leftover
+        return leftover_error(
+            head.kind, head.name, head.count, head_line, line_no, text, extra  # type: ignore[arg-type]
+        )
+
+    def _close_short(self, dropped: bool) -> None:
+        head = self._head
+        assert head is not None and self.log is not None
+        self.log.append(short_array(head, self._row, dropped, self._head_line))
+        self._left = 0
+        self.target.end(head, self._row, self._head_line)
+        self._head = None
+
+    def _entry(self, line: str) -> None:
+        leftover = self._leftover
+        if leftover is not None:
+            assert self._last is not None
+            fields = self._last[0].fields
+            if row_like(line, len(fields) if fields is not None else 1):
+                leftover[2] += 1  # type: ignore[operator]
+                return
+            raise self._leftover_error()
+        if self._candidate is not None:
+            self._follow(line)
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            try:  # as this reader will read it, without its side effects
+                read_head(line, self.line_no, set(), None if self.log is None else [])
+            except DecodeError:
+                if entry_extent(line) is None:
+                    self._not_an_entry(line)
+                    if self._leftover is not None:
+                        return  # the error waits for the rows to end
+                    raise
+            raise pending
+        if (
+            self.ends_at_prose
+            and self.line_no > 1
+            and head_extent(line) is None
+            and looks_like_prose(line)
+        ):
+            self.ended = True  # prose after the document, as document_end reads it
+            return
+        log = self.log
+        before = len(log) if log is not None else 0
+        try:
+            head = read_head(line, self.line_no, self._seen, log)
+        except DecodeError:
+            self._not_an_entry(line)
+            if self._leftover is not None:
+                return  # the error waits for the rows to end
+            raise
+        if head is None:
+            if self.ends_at_prose and log is not None:
+                # A blank line is "between entries" only once an entry follows:
+                # after the document, it belongs to the text around it.
+                self._blank.extend(log[before:])
+                del log[before:]
+            return
+        if self._blank:
+            assert log is not None
+            log[before:before] = self._blank
+            self._blank.clear()
+        handlers = self.target.entry(head, self.line_no)
+        if head.kind == "scalar" or handlers is None:
+            return
+        if head.count == 0:
+            self._ended_at = self.line_no
+            self._last = (head, self.line_no)
+            self._candidate = None
+            self.target.end(head, 0, self.line_no)
+            return
+        self._head = head
+        self._head_line = self.line_no
+        self._left = head.count
+        self._row = 0
+        self._fields = head.fields or ()
+        self._numbered = head.kind == "records" and bool(head.fields) and self._fields[0] == "n"
+        self._split = bool(self._fields)
+        self._width = len(self._fields)
+        self._fast = self._width > 1
+        self._handler, self._line_handler = handlers
+        self._bad = None
+        self._candidate = None
+        self._checked = False
+        self._chain_ok = False
+        self._entry_rows = []
+
+    def _body(self, line: str) -> None:
+        head = self._head
+        assert head is not None and self._handler is not None
+        self._row += 1
+        row = self._row
+        self._track(line)
+        if self._bad is not None:
+            self._skip(line, row)
+            return
+        if self.log is not None and _edge_space(line):
+            line = self._strip(line, head, row)
+        try:
+            if self._split:
+                cells = line.split("\t")
+                if len(cells) != self._width:
+                    raise width_error(self._width, len(cells), head.name, row, self.line_no, line)
+                if self._numbered and cells[0] != number_text(row):
+                    split_row(line, self._fields, True, head.name, row, self.line_no)
+            elif head.kind == "array":
+                cells = [line]
+            else:  # a record without fields: its row must be empty
+                cells = split_row(line, self._fields, False, head.name, row, self.line_no)
+            self._handler(cells, row, self.line_no)
+        except DecodeError as exc:
+            self._defer(exc)
+            return
+        self._left -= 1
+        if not self._left:
+            self._section_done()
+
+    def _defer(self, exc: DecodeError) -> None:
+        """A bad row (its shape, or a cell its target refuses): its error waits.
+
+        The whole-text decoder checks the counts of the document before it
+        decodes a cell, so a row past the declared count is the error even
+        after a bad cell: wait for the declared rows (see the module docs).
+        """
+        self._bad = exc
+        self._fast = False  # every further row comes here, to _skip
+        self._left -= 1
+        if not self._left:
+            self._section_done()
+
+    def _skip(self, line: str, row: int) -> None:
+        """A row after a bad one: only counted (and checked for a wrong cell count)."""
+        bad = self._bad
+        if (
+            bad is not None
+            and bad.field == "n"
+            and self._fields
+            and line.count("\t") != self._width - 1
+        ):
+            # a wrong cell count comes before a wrong n, as split_rows checks them
+            self._bad = width_error(
+                self._width, line.count("\t") + 1, bad.section or "", row, self.line_no, line
+            )
+        self._left -= 1
+        if not self._left:
+            self._section_done()
+
+    def _strip(self, line: str, head: Head, row: int) -> str:
+        fields = head.fields
+        fixed, changed = strip_row(line, bool(fields), self._numbered, fields is not None and not fields)
+        log = self.log
+        assert log is not None
+        if fields is not None and not fields:
+            if changed:
+                detail = "removed the white space on the empty row of a record without fields"
+                log.append(Repair(self.line_no, "cell-space", detail, head.name, row))
+            return fixed
+        for position in changed:
+            field = fields[position] if fields and position < len(fields) else None
+            log.append(
+                Repair(
+                    self.line_no,
+                    "cell-space",
+                    "removed white space around the cell",
+                    head.name,
+                    row,
+                    field,
+                )
+            )
+        return fixed
