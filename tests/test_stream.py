@@ -527,6 +527,35 @@ def test_damaged_text_fails_in_the_stream_exactly_when_it_fails_whole(
         assert stream_reply[1] == whole_reply[1]
 
 
+@pytest.mark.parametrize("model", [MReview, PReview])
+@pytest.mark.parametrize("size", [1, 7, 10_000])
+def test_a_header_after_a_headerless_start_begins_the_document_again(model: Any, size: int) -> None:
+    """A reply whose lines look like entries of the schema before the headed document.
+
+    parse_reply reads the headed document (a header wins over a headerless
+    start); the stream, which began at the first declared entry, begins
+    again at the header, so both give the same value, repairs and errors
+    (hypothesis found the difference: a duplicated header line swapped down).
+    """
+    value = model_value(model)
+    document = value.to_eson()
+    for prose in ("kind=review\n", "kind=x\ntags[1]\nq\n", "kind=\tbad\n"):
+        text = prose + document
+        decoder = StreamDecoder(model)
+        for start in range(0, len(text), size):
+            decoder.feed(text[start : start + size])
+        assert decoder.close() == value == eson.parse_reply(text, model)
+        assert decoder.repairs == []
+        wrong = prose + document.replace("findings[3]", "findings[4]")
+        with pytest.raises(eson.CountError) as streamed:
+            StreamDecoder(model).feed(wrong, final=True)
+        with pytest.raises(eson.CountError) as whole:
+            eson.parse_reply(wrong, model)
+        assert str(streamed.value) == str(whole.value)
+        head = [line.startswith("findings[") for line in document.split("\n")].index(True)
+        assert streamed.value.line == whole.value.line == prose.count("\n") + head + 1
+
+
 def test_a_json_example_before_the_document_is_skipped_by_the_stream() -> None:
     text = model_value(MReview).to_eson()
     reply = (

@@ -74,7 +74,9 @@ class _ReplyFilter:
     the last line -- ends the document; anything after it is ignored.
     """
 
-    __slots__ = ("closed", "fence", "format", "names", "seen", "skipped", "state", "tag")
+    __slots__ = (
+        "closed", "fence", "format", "headerless", "names", "seen", "skipped", "state", "tag"
+    )
 
     def __init__(self, format: StreamFormat, names: frozenset[str] | None) -> None:
         self.format = format
@@ -88,6 +90,8 @@ class _ReplyFilter:
         self.tag = ""  # the tag of the fence being read
         #: The first fenced block that held no document: its tag and first line.
         self.seen: tuple[str, str] | None = None
+        #: (ESON) The unfenced document began at a declared entry, not at a header.
+        self.headerless = False
 
     def lines(self, lines: list[str]) -> list[str]:
         if self.state in ("open", "fenced") and self.fence is None:
@@ -152,6 +156,7 @@ class _ReplyFilter:
                     self.skipped += 1
                 elif self._starts(line):
                     self.state = "open"
+                    self.headerless = self.format == "eson" and not starts_eson(line, None)
                     kept.append(line)
                 else:
                     self.skipped += 1
@@ -327,23 +332,7 @@ class StreamDecoder(Generic[T]):
         self._builder: ESONBuilder | TOONBuilder
         self._reader: eson_stream.LineReader | toon_stream.LineReader | toon_stream.HeldLineReader
         if format == "eson":
-            builder = ESONBuilder(
-                type,
-                keep=keep,
-                log=self._log,
-                validation_strict=validation_strict,
-                context=context,
-            )
-            self._builder = builder
-            self._reader = eson_stream.LineReader(
-                builder,
-                strict=read.strict,
-                headerless=type is not None,
-                partial=read.partial,
-                log=self._log,
-                ends_at_prose=read.reply,
-                judge=self._check_swallowed,
-            )
+            self._start_eson()
         else:
             toon_builder = TOONBuilder(
                 type,
@@ -372,6 +361,9 @@ class StreamDecoder(Generic[T]):
         self._split = self._splitter.feed
         self._read = self._reader.lines
         self._offset = 0
+        #: (ESON reply) Lines read of a document begun, with no header, by a
+        #: declared entry; ``None`` once a header began it.  See _restart_at_header.
+        self._headerless_read: int | None = None
 
     @property
     def strict(self) -> bool:
@@ -423,7 +415,11 @@ class StreamDecoder(Generic[T]):
                     lines = self._filter.lines(lines)
                     if self._filter.state == "open":  # unfenced and begun: no more filtering
                         self._offset = self._filter.skipped
+                        if self._filter.headerless:
+                            self._headerless_read = 0
                         self._filter = None
+                if self._headerless_read is not None:
+                    lines = self._restart_at_header(lines)
                 self._read(lines)
         except ESONError as exc:
             raise self._fail(exc) from None
@@ -500,6 +496,52 @@ class StreamDecoder(Generic[T]):
         and after :meth:`close` here.
         """
         return list(self._final_events)
+
+    def _start_eson(self) -> None:
+        """A new ESON builder and line reader (at the start, and on a restart at a header)."""
+        builder = ESONBuilder(
+            self.type,
+            keep=self.keep,
+            log=self._log,
+            validation_strict=self.validation_strict,
+            context=self.context,
+        )
+        self._builder = builder
+        self._reader = reader = eson_stream.LineReader(
+            builder,
+            strict=self.options.strict,
+            headerless=self.type is not None,
+            partial=self.options.partial,
+            log=self._log,
+            ends_at_prose=self.options.reply,
+            judge=self._check_swallowed,
+        )
+        self._events = builder.events
+        self._read = reader.lines
+
+    def _restart_at_header(self, lines: list[str]) -> list[str]:
+        """(ESON reply) Begin the document again at an ``!eson/`` header line, if one comes.
+
+        A reply's unfenced document may begin, with no header, at an entry
+        the schema declares; a header line after that start means the lines
+        before it were not the document, as :func:`eson.parse_reply` reads
+        such a reply (a headed document wins over a headerless start).  The
+        lines read so far, their repairs and values are dropped (events
+        already returned cannot be taken back), and the document is read
+        again from the header.
+        """
+        for index, line in enumerate(lines):
+            if line.startswith("!eson/") and starts_eson(line, None):
+                assert self._headerless_read is not None
+                self._offset += self._headerless_read + index
+                self._headerless_read = None
+                if self._log is not None:
+                    self._log.clear()
+                self.repairs.clear()
+                self._start_eson()
+                return lines[index:]
+        self._headerless_read = (self._headerless_read or 0) + len(lines)
+        return lines
 
     def _check_cut(self, last: str | None, stop_reason: object) -> tuple[str | None, Repair | None]:
         """The last line to read and the ``cut-off`` repair, after the signals of a cut.
