@@ -345,7 +345,7 @@ class Encoder:
         if chosen not in (",", "\t", "|"):
             raise ValueError(f"delimiter must be ',', '\\t' or '|', not {delimiter!r}")
         self.delimiter = chosen
-        self.indent_size = indent_size_of(indent_size)
+        self.indent_size: int = indent_size_of(indent_size)
 
     def encode(self, value: Any) -> str:
         """Encode a plain value or a model instance (see :func:`eson.toon.encode`)."""
@@ -414,10 +414,11 @@ class Decoder(Generic[T]):
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
-        self.options = read = _options(options, strict, mode, indent_size)
-        self.type = type
-        self.validation_strict = validation_strict
-        self.context = context
+        self.options: ReadOptions = _options(options, strict, mode, indent_size)
+        read = self.options
+        self.type: builtins.type[T] | None = type
+        self.validation_strict: bool | None = validation_strict
+        self.context: Any = context
         self._reader = reader_for(type, read.indent_size) if type is not None else None
         if self._reader is None:
             untyped_options(validation_strict, context)

@@ -450,7 +450,7 @@ class Encoder:
     __slots__ = ("number",)
 
     def __init__(self, *, number: bool | None = None) -> None:
-        self.number = number
+        self.number: bool | None = number
 
     def encode(self, value: object) -> str:
         """Encode a mapping or a model instance (see :func:`eson.encode`)."""
@@ -521,12 +521,12 @@ class Decoder(Generic[T]):
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
-        self.options = read_options(
+        self.options: ReadOptions = read_options(
             options, format="eson", strict=strict, mode=mode, partial=partial
         )
-        self.type = type
-        self.validation_strict = validation_strict
-        self.context = context
+        self.type: builtins.type[T] | None = type
+        self.validation_strict: bool | None = validation_strict
+        self.context: Any = context
         self._reader = None
         if type is None:
             untyped_options(validation_strict, context)

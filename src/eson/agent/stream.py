@@ -298,7 +298,7 @@ class StreamDecoder(Generic[T]):
                 f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}"
             )
         #: The reading options (see :class:`eson.ReadOptions`).
-        self.options = read = read_options(
+        self.options: ReadOptions = read_options(
             options,
             format=format,
             strict=strict,
@@ -310,6 +310,7 @@ class StreamDecoder(Generic[T]):
             default_strict=False,
             replies=True,
         )
+        read = self.options
         strict_flag(keep, "keep")
         self.type = type
         self.format: StreamFormat = format

@@ -55,7 +55,7 @@ class AnswerCache:
     """Answers by request key, kept in memory and, with a ``path``, in a JSON-lines file."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else None
+        self.path: Path | None = Path(path) if path is not None else None
         self._answers: dict[str, Answer] = {}
         self._lock = threading.Lock()
         if self.path is not None and self.path.exists():

@@ -73,7 +73,7 @@ class ChatClient:
             import httpx
         except ImportError:
             raise ImportError("eson eval needs httpx: pip install 'typed-eson[eval]'") from None
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.url: str = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.retries = retries
         self.max_wait = max_wait

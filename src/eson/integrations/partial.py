@@ -82,9 +82,9 @@ class PartialReply(Generic[T]):
     def __init__(
         self, type: builtins.type[T], *, format: ReplyFormat = "eson", require_end: bool = False
     ) -> None:
-        self.type = type
+        self.type: builtins.type[T] = type
         self.format: ReplyFormat = format
-        self.require_end = require_end
+        self.require_end: bool = require_end
         schema = document_schema(type)
         self._validate = schema.binding.validator(schema.model_type)
         self._decoder: StreamDecoder[T] = StreamDecoder(

@@ -143,8 +143,8 @@ class SplitText:
     __slots__ = ("lines", "terminated")
 
     def __init__(self, lines: list[str], terminated: bool) -> None:
-        self.lines = lines
-        self.terminated = terminated
+        self.lines: list[str] = lines
+        self.terminated: bool = terminated
 
     def __repr__(self) -> str:
         return f"SplitText(lines={self.lines!r}, terminated={self.terminated!r})"
