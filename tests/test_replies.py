@@ -358,6 +358,24 @@ def test_an_eson_row_of_json_cells_is_not_a_json_payload() -> None:
     assert eson.parse_reply(text, formats=("json", "eson")) == {"rows": [{"v": [1, 2]}, {"v": [3]}]}
 
 
+@pytest.mark.parametrize("fmt", ["eson", "toon"])
+def test_json_inside_a_document_of_a_format_not_accepted_is_no_payload(fmt: str) -> None:
+    """The document's own format left out of ``formats``: its ``[N]`` or JSON cell is not JSON."""
+    value = {"a": [1, 2], "b": "x", "rows": [{"v": [5, 6]}, {"v": [7]}]}
+    text = eson.encode(value) if fmt == "eson" else eson.toon.encode(value)
+    formats = ("json", "toon") if fmt == "eson" else ("json", "eson")
+    with pytest.raises(eson.DecodeError) as caught:
+        eson.parse_reply(text, formats=formats)
+    assert str(caught.value).startswith("line 1: no JSON or ")
+    if fmt == "eson":  # a headed ESON document is named as what the reply holds
+        assert "it holds an ESON document" in caught.value.feedback
+    # JSON outside the document is still found, and a count glued to a name is never JSON.
+    assert eson.parse_reply(text + '\nAs JSON: {"q": [1]}\n', formats=("json",)) == {"q": [1]}
+    assert eson.parse_reply("the list is [1,2]", formats=("json",)) == [1, 2]
+    with pytest.raises(eson.DecodeError):
+        eson.parse_reply("items[3]: a,b,c", formats=("json",))
+
+
 def test_the_key_lines_of_a_json_object_are_not_a_toon_block() -> None:
     reply = 'Here you go\n{\n"a": [1,2],\n"b": "x"\n}\n'
     assert eson.parse_reply(reply) == {"a": [1, 2], "b": "x"}

@@ -236,7 +236,10 @@ def locate(
             if crlf:
                 chosen = replace(chosen, crlf=True)
             return chosen
-    raise DecodeError(_nothing_found(allowed, reply, fenced), line=1)
+    message = _nothing_found(allowed, reply, fenced)
+    if "eson" not in allowed and any(candidates.headed_eson() for candidates in unfenced):
+        message += " (it holds an ESON document, which is not among the formats accepted here)"
+    raise DecodeError(message, line=1)
 
 
 def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
@@ -556,6 +559,10 @@ class _Unfenced:
             skip = [
                 span for other in self.allowed if other != "json" for _, span in self.found(other)
             ]
+            if "eson" not in self.allowed:
+                # A headed ESON document is one whatever the reply may be: a
+                # bracket inside it (``a[2]``, a JSON cell) is never a payload.
+                skip.extend(span for _, span in self.headed_eson())
             payload = _unfenced_json(self.block, self.text, sorted(skip))
             found = [] if payload is None else [payload]
         else:
@@ -567,6 +574,13 @@ class _Unfenced:
             found = [(payload, self._line_span(payload)) for payload in payloads]
         self._found[fmt] = found
         return found
+
+    def headed_eson(self) -> list[tuple[Payload, Span]]:
+        """The ESON documents that begin with their ``!eson/`` header, allowed or not."""
+        return [
+            (payload, self._line_span(payload))
+            for payload in _unfenced_eson(self.block, None)
+        ]
 
     def _line_span(self, payload: Payload) -> Span:
         if self._starts is None:
@@ -648,6 +662,9 @@ def _unfenced_json(block: _Block, text: str, skip: list[Span]) -> tuple[Payload,
         except ValueError:
             position = start + 1
             continue
+        if _is_count(text, start, end):
+            position = end
+            continue
         if best is None or end - start > best[1] - best[0]:
             best = (start, end)
         position = end
@@ -657,6 +674,20 @@ def _unfenced_json(block: _Block, text: str, skip: list[Span]) -> tuple[Payload,
     first = text.count("\n", 0, start)
     lines = text[start:end].split("\n")
     return Payload(lines, False, "json", block.first + first + 1, False), best
+
+
+_COUNT = re.compile(r"\[\d+\]")
+
+
+def _is_count(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is the ``[N]`` of an ESON or TOON header (``items[2]``).
+
+    A one-number array glued to the name before it counts that name's rows
+    or items: it is part of a document, never a JSON payload of its own.
+    """
+    if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_\"."):
+        return False
+    return _COUNT.fullmatch(text, start, end) is not None
 
 
 _BRACKET_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}]')
