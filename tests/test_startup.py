@@ -240,6 +240,30 @@ def test_a_msgspec_struct_loads_no_pydantic() -> None:
     assert not {name for name in loaded if name.split(".")[0] == "pydantic"}
 
 
+#: What a model base class loads only when one of its TOON or reply methods is called.
+ON_FIRST_USE = ("eson.agent", "eson.toon", "eson._internal.codecs.toon_typed", "eson._internal.wire.toon_")
+
+
+@pytest.mark.parametrize("flavour", ["import eson.msgspec as base", "import eson.pydantic as base"])
+def test_a_model_base_loads_neither_toon_nor_the_agent_layer_until_used(flavour: str) -> None:
+    step = (
+        f"{flavour}\n"
+        "class Note(base.Message):\n"
+        "    text: str\n"
+        "assert Note.from_eson(Note(text='hi').to_eson()) == Note(text='hi')\n"
+    )
+    loaded = loaded_by(step)
+    assert not [name for name in loaded if name.startswith(ON_FIRST_USE)], sorted(loaded)
+    assert len(eson_modules(loaded)) <= 42  # 68-69 when the bases imported the agent layer
+    later = loaded_by(
+        "assert Note.from_toon(Note(text='hi').to_toon()) == Note(text='hi')\n"
+        "assert Note.from_reply('text=hi') == Note(text='hi')\n"
+        "assert 'text' in Note.eson_prompt()\n",
+        setup=step,
+    )
+    assert {"eson._internal.codecs.toon_typed", "eson.agent.replies", "eson.agent.prompts"} <= later
+
+
 def test_the_lazy_result_types_are_the_ones_try_decode_returns() -> None:
     step = (
         "good = eson.try_decode('!eson/1\\nx=1\\n')\n"

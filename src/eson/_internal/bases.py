@@ -7,22 +7,24 @@ same thin methods -- ``to_eson``, ``from_eson``, ``to_toon``, ``from_toon``
 codecs and to the agent layer (:mod:`eson.agent`).  They live here once; each base class lists
 :class:`ModelMethods` first among its bases.  The mixin has no fields and
 empty ``__slots__``, so msgspec Structs accept it and Pydantic ignores it.
+
+Only the ESON codecs load with a base class: the TOON back end and the
+agent layer (replies, prompts) load when their first method is called, so
+that ``import eson.msgspec`` stays light.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from typing_extensions import Self
 
 from eson._internal.api import check_reading
-from eson._internal.codecs import toon_typed
 from eson._internal.codecs.eson_typed import decode_model, encode_model
-from eson._internal.wire.repairs import Repair
-from eson.agent.payload import FORMATS
-from eson.agent.prompts import prompt
-from eson.agent.replies import parse_reply
+
+if TYPE_CHECKING:
+    from eson._internal.wire.repairs import Repair
 
 Data = str | bytes | bytearray | memoryview
 
@@ -74,6 +76,8 @@ class ModelMethods:
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
         """Write this instance as a TOON document (see :func:`eson.toon.encode`)."""
+        from eson._internal.codecs import toon_typed
+
         return toon_typed.encode_model(self, delimiter, indent_size)
 
     @classmethod
@@ -97,6 +101,8 @@ class ModelMethods:
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
+        from eson._internal.codecs import toon_typed
+
         return toon_typed.decode_model(
             cls,
             data,
@@ -112,7 +118,7 @@ class ModelMethods:
         cls,
         text: Data,
         *,
-        formats: Sequence[str] = FORMATS,
+        formats: Sequence[str] | None = None,
         partial: bool = False,
         repairs: list[Repair] | None = None,
         validation_strict: bool | None = None,
@@ -123,7 +129,9 @@ class ModelMethods:
         """Read a language model's reply into a validated instance (see :func:`eson.parse_reply`).
 
         Finds the ESON, TOON or JSON payload in the reply (code fences, prose
-        around it), reads it leniently and validates it.  On failure the
+        around it), reads it leniently and validates it.  ``formats`` are
+        those to look for, most preferred first (``None``: parse_reply's
+        default, ESON, TOON, then JSON).  On failure the
         error's ``feedback`` is the text to send back to the model.
         ``validation_strict`` and ``context`` are those of :meth:`from_eson`;
         ``stop_reason`` (the provider's, in any spelling, or its response
@@ -135,10 +143,13 @@ class ModelMethods:
                 ``ValidationError``) with lines counted in ``text``.
             eson.TruncatedError: the reply was cut off (unless ``partial``).
         """
+        from eson.agent.payload import FORMATS
+        from eson.agent.replies import parse_reply
+
         return parse_reply(
             text,
             cls,
-            formats=formats,
+            formats=FORMATS if formats is None else formats,
             partial=partial,
             repairs=repairs,
             validation_strict=validation_strict,
@@ -156,9 +167,13 @@ class ModelMethods:
             example: ``True``: a made-up example that decodes into this
                 class; ``False``: none; or an instance to show.
         """
+        from eson.agent.prompts import prompt
+
         return prompt(cls, format="eson", reader=reader, example=example)
 
     @classmethod
     def toon_prompt(cls, *, reader: bool = False, example: Any = True, delimiter: str = ",") -> str:
         """What a model needs to write this class as TOON (see :func:`eson.prompt`)."""
+        from eson.agent.prompts import prompt
+
         return prompt(cls, format="toon", reader=reader, example=example, delimiter=delimiter)
