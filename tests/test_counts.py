@@ -225,10 +225,23 @@ def test_swallowed_entry_of_a_declared_field_is_a_count_error(cls: type) -> None
         ("!eson/1\nnotes[1]{text}\nhi\ntags[3]\na\nb\nretry=3\n", 7),  # a scalar array
         ("!eson/1\nnotes[3]{text}\nhi\ntags[2]\na\nb\n", 4),  # an array head swallowed
         ("!eson/1\nnotes[3]{text}\nhi\nretry=3\ntags[0]\n", 4),  # two entries swallowed
+        # Sections the schema does not declare count among the names seen, not
+        # as the schema's (campaign seed 24001: the fast strict read skipped the check).
+        ("!eson/1\nnotes[1]{text}\nhi\nx=1\ny[1]\nretry=3\n", 6),
+        ("!eson/1\nnotes[1]{text}\nhi\nx[1]\n\ny[1]\nretry=3", 7),
     ],
 )
 def test_other_swallowed_entries(cls: type, text: str, stray: int) -> None:
     assert count_error(text, cls).stray_line == stray
+    # Lenient reading and the stream say the same as strict reading.
+    for read in (
+        lambda: eson.decode(text, type=cls, strict=False),
+        lambda: eson.StreamDecoder(cls, strict=True).feed(text, final=True),
+        lambda: eson.StreamDecoder(cls).feed(text, final=True),
+    ):
+        with pytest.raises(eson.CountError) as caught:
+            read()
+        assert caught.value.stray_line == stray
 
 
 @PLANS

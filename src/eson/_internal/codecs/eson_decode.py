@@ -614,7 +614,7 @@ class DocumentReader:
                 line_no += 1 + count
         except DecodeError:
             return None
-        if len(seen) < len(self.wires) and not self.wires.issubset(seen):
+        if not self.wires.issubset(seen):  # (names outside the schema count in seen too)
             # The swallowed-entry check reads the bodies of one-column
             # sections, which the built ones do not keep.
             if any(
