@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
-from eson._internal.bases import ModelMethods
+from eson._bases import ModelMethods
 from eson._internal.schema.binding import FieldSpec
 from eson._internal.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
 from eson._internal.schema.rules import check_duplicate_names, check_reserved_n

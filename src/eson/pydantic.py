@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 import pydantic
 
-from eson._internal.bases import ModelMethods
+from eson._bases import ModelMethods
 from eson._internal.schema.compile import NUMBER_ATTRIBUTE, document_schema, record_schema
 from eson._internal.schema.rules import check_reserved_n
 

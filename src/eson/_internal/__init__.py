@@ -6,8 +6,9 @@ readers) → ``schema`` (each model class compiled once into one shape tree and
 its bindings) → ``codecs`` (the typed back ends over both) → ``api`` (the
 encode / decode set that the public modules ``eson``, ``eson.toon`` and
 ``eson.columnar`` hand on).  ``accelerator`` is the glue to the optional C
-module ``eson._speedups``; ``bases`` holds what both model flavours share;
-``results`` holds ``Ok`` / ``Err``.
+module ``eson._speedups``; ``results`` holds ``Ok`` / ``Err``.  (What both
+model flavours share, ``eson._bases``, stands above the agent layer, whose
+reply and prompt methods it offers: nothing here imports upwards.)
 
 Names move here freely between releases; import them from the public
 modules (``eson``, ``eson.toon``, ``eson.columnar``, ``eson.agent``,
