@@ -31,6 +31,7 @@ from eson._internal.codecs.toon_stream import TOONBuilder
 from eson._internal.codecs.validation import check_options
 from eson._internal.schema.compile import document_schema
 from eson._internal.wire import eson_stream, toon_stream
+from eson._internal.wire.eson_lexicon import VERSION_PREFIX
 from eson._internal.wire.eson_reader import swallowed_entry_error
 from eson._internal.wire.lines import LineSplitter
 from eson._internal.wire.options import (
@@ -532,7 +533,7 @@ class StreamDecoder(Generic[T]):
         again from the header.
         """
         for index, line in enumerate(lines):
-            if line.startswith("!eson/") and starts_eson(line, None):
+            if line.startswith(VERSION_PREFIX) and starts_eson(line, None):
                 assert self._headerless_read is not None
                 self._offset += self._headerless_read + index
                 self._headerless_read = None
