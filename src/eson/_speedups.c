@@ -1032,7 +1032,14 @@ w_quoted(Writer *w, PyObject *u)
     }
     else if (kind == 4) {
         top = 0x10FFFF;
-        SPLIT_PAIR_SCAN(Py_UCS4);
+        /* Surrogates are rare in a UCS-4 str: one branch-free pass (which
+         * the compiler vectorises) says whether any is there at all. */
+        const Py_UCS4 *p = data;
+        Py_UCS4 surrogates = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            surrogates |= (Py_UCS4)(p[i] - 0xD800) < 0x800;
+        if (surrogates)
+            SPLIT_PAIR_SCAN(Py_UCS4);
     }
     else {
         const Py_UCS2 *p = data;
