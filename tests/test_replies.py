@@ -380,3 +380,45 @@ def test_the_key_lines_of_a_json_object_are_not_a_toon_block() -> None:
     reply = 'Here you go\n{\n"a": [1,2],\n"b": "x"\n}\n'
     assert eson.parse_reply(reply) == {"a": [1, 2], "b": "x"}
     assert eson.agent.payload.locate(reply).first_line == 2
+
+
+# -- a well-formed reply takes the strict reader -------------------------------------
+
+
+def test_parse_reply_reads_what_strict_reading_accepts_as_strict_reading_does() -> None:
+    """parse_reply reads an ESON payload strictly first (its C fast paths), leniently if refused.
+
+    That is exact only while a text strict reading accepts has the same
+    reading leniently, with nothing repaired (``number=True`` types aside:
+    their missing ``n`` column is a recorded repair, so they are always read
+    leniently).  Checked here on the fuzzer's mutated documents, typed and
+    untyped: where strict reading succeeds, lenient reading gives the same
+    value and no repair, and parse_reply gives that value with no repair.
+    """
+    import fuzzing
+
+    checked = 0
+    for index in range(3000):
+        case = fuzzing.make_case(4242, index)
+        if case.fmt != "eson" or not isinstance(case.data, str):
+            continue
+        for cls in (None, *fuzzing.MODELS):
+            typed = {} if cls is None else {"type": cls}
+            try:
+                strict = eson.decode(case.data, **typed)
+            except eson.ESONError:
+                continue
+            log: list[Repair] = []
+            lenient = eson.decode(case.data, strict=False, repairs=log, **typed)
+            assert fuzzing._same(lenient, strict), case  # NaN equals NaN here
+            numbered = cls is not None and bool(getattr(cls, "__eson_number__", False))
+            assert log == [] or (numbered and {r.kind for r in log} == {"missing-n"}), (case, log)
+            replied: list[Repair] = []
+            try:
+                value = eson.parse_reply(case.data, cls, formats=("eson",), repairs=replied)
+            except eson.ESONError:
+                continue  # a payload other than the whole text (prose-like lines around it)
+            if eson.agent.payload.locate(case.data, ("eson",)).first_line == 1:
+                assert fuzzing._same(value, strict) and replied == [], (case, replied)
+            checked += 1
+    assert checked > 500
