@@ -410,54 +410,27 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser, prog="eson"
     )
 
-    def io_options(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("file", nargs="?", metavar="FILE", help="input file (default: stdin)")
-        sub.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    _add_codec_commands(commands)
+    _add_toon_commands(commands)
+    _add_agent_commands(commands, command)
+    demo = commands.add_parser("demo", help="encode a sample agent handoff, compare with JSON")
+    demo.set_defaults(run=_demo, output=None)
+    return parser
 
-    def json_indent(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--json-indent",
-            type=_indent(0),
-            metavar="N",
-            help=f"pretty-print the JSON output, N spaces per level (0 to {MAX_INDENT})",
-        )
 
-    def toon_indent(sub: argparse.ArgumentParser, whose: str) -> None:
-        sub.add_argument(
-            "--indent",
-            type=_indent(1),
-            default=2,
-            metavar="N",
-            help=f"TOON spaces per level of the {whose} (1 to {MAX_INDENT}, default 2)",
-        )
-
-    def encoding_option(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--encoding",
-            choices=("o200k_base", "cl100k_base"),
-            default="o200k_base",
-            help="token encoding (default o200k_base)",
-        )
-
-    def stats_options(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument(
-            "--stats",
-            action="store_true",
-            help="print bytes and tokens vs compact JSON on stderr (needs typed-eson[tokens])",
-        )
-        encoding_option(sub)
-
+def _add_codec_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``eson encode`` and ``eson decode``: JSON to and from ESON."""
     encode = commands.add_parser("encode", help="JSON to ESON")
-    io_options(encode)
+    _io_options(encode)
     encode.add_argument(
         "--number", action="store_true", help="add the reserved n row-number column"
     )
-    stats_options(encode)
+    _stats_options(encode)
     encode.set_defaults(run=_eson_encode)
 
     decode = commands.add_parser("decode", help="ESON to JSON")
-    io_options(decode)
-    json_indent(decode)
+    _io_options(decode)
+    _json_indent(decode)
     decode.add_argument(
         "--indent",
         action=_MovedFlag,
@@ -467,32 +440,40 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     decode.set_defaults(run=_eson_decode)
 
+
+def _add_toon_commands(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``eson toon encode`` and ``eson toon decode``: JSON to and from TOON."""
     toon = commands.add_parser("toon", help="JSON to and from TOON")
     toon_commands = toon.add_subparsers(
         dest="toon_command", required=True, metavar="COMMAND", parser_class=_Parser, prog="eson toon"
     )
     toon_encode = toon_commands.add_parser("encode", help="JSON to TOON")
-    io_options(toon_encode)
+    _io_options(toon_encode)
     toon_encode.add_argument(
         "--delimiter", type=_delimiter, default=",", help="comma (default), tab or pipe"
     )
-    toon_indent(toon_encode, "output")
-    stats_options(toon_encode)
+    _toon_indent(toon_encode, "output")
+    _stats_options(toon_encode)
     toon_encode.set_defaults(run=_toon_encode)
     toon_decode = toon_commands.add_parser("decode", help="TOON to JSON")
-    io_options(toon_decode)
-    toon_indent(toon_decode, "input")
+    _io_options(toon_decode)
+    _toon_indent(toon_decode, "input")
     toon_decode.add_argument(
         "--no-strict", dest="strict", action="store_false", help="lenient decoding (TOON §14)"
     )
-    json_indent(toon_decode)
+    _json_indent(toon_decode)
     toon_decode.set_defaults(run=_toon_decode)
 
+
+def _add_agent_commands(
+    commands: argparse._SubParsersAction[_Parser], command: str | None
+) -> None:
+    """``eson stats``, ``eson lint`` and ``eson eval`` (its arguments only when it runs)."""
     stats = commands.add_parser(
         "stats", help="bytes and exact tokens of a JSON, ESON or TOON input in every format"
     )
-    io_options(stats)
-    encoding_option(stats)
+    _io_options(stats)
+    _encoding_option(stats)
     stats.add_argument("--number", action="store_true", help="number ESON record arrays")
     stats.set_defaults(run=_stats)
 
@@ -518,9 +499,43 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         add_arguments(evaluate, _model_type)
     evaluate.set_defaults(run=_eval)
 
-    demo = commands.add_parser("demo", help="encode a sample agent handoff, compare with JSON")
-    demo.set_defaults(run=_demo, output=None)
-    return parser
+
+def _io_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("file", nargs="?", metavar="FILE", help="input file (default: stdin)")
+    sub.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+
+def _json_indent(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--json-indent",
+        type=_indent(0),
+        metavar="N",
+        help=f"pretty-print the JSON output, N spaces per level (0 to {MAX_INDENT})",
+    )
+
+def _toon_indent(sub: argparse.ArgumentParser, whose: str) -> None:
+    sub.add_argument(
+        "--indent",
+        type=_indent(1),
+        default=2,
+        metavar="N",
+        help=f"TOON spaces per level of the {whose} (1 to {MAX_INDENT}, default 2)",
+    )
+
+def _encoding_option(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--encoding",
+        choices=("o200k_base", "cl100k_base"),
+        default="o200k_base",
+        help="token encoding (default o200k_base)",
+    )
+
+def _stats_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--stats",
+        action="store_true",
+        help="print bytes and tokens vs compact JSON on stderr (needs typed-eson[tokens])",
+    )
+    _encoding_option(sub)
 
 
 def _fail(message: str, status: int) -> int:

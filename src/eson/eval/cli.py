@@ -54,6 +54,13 @@ def _param(text: str) -> tuple[str, Any]:
 
 def add_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type]) -> None:
     """The options of ``eson eval``."""
+    _task_arguments(sub, model_type)
+    _request_arguments(sub)
+    _report_arguments(sub)
+
+
+def _task_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type]) -> None:
+    """The endpoint, the model, the data and what is asked of it."""
     sub.add_argument(
         "--base-url",
         required=True,
@@ -120,6 +127,10 @@ def add_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type
         help="rows of each (default 3)",
     )
     sub.add_argument("--no-questions", action="store_true", help="skip the comprehension questions")
+
+
+def _request_arguments(sub: argparse.ArgumentParser) -> None:
+    """How requests are sent: concurrency, limits, the cache, prices, retries, parameters."""
     sub.add_argument(
         "--concurrency", type=_positive(int), default=4, help="requests in flight (default 4)"
     )
@@ -177,6 +188,10 @@ def add_arguments(sub: argparse.ArgumentParser, model_type: Callable[[str], type
         metavar="NAME=JSON",
         help="add or replace a request parameter (NAME= drops one: --param max_tokens=)",
     )
+
+
+def _report_arguments(sub: argparse.ArgumentParser) -> None:
+    """Where the report goes and how it looks."""
     sub.add_argument("--json", action="store_true", help="print the report as JSON")
     sub.add_argument("--svg", metavar="FILE", help="write the accuracy chart as SVG")
     sub.add_argument(

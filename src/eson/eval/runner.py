@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -299,34 +299,11 @@ def run(
     """
     from eson.eval import datasets
 
-    if concurrency < 1:
-        raise EvalError("concurrency must be at least 1")
+    _check_settings(concurrency, formats, generation_formats)
     cls = type if type is not None else datasets.Handoff
-    for fmt in formats:
-        if fmt not in COMPREHENSION_FORMATS:
-            raise EvalError(
-                f"unknown format {fmt!r}: choose from {', '.join(COMPREHENSION_FORMATS)}"
-            )
-    for fmt in generation_formats:
-        if fmt not in GENERATION_FORMATS:
-            raise EvalError(f"unknown format {fmt!r}: choose from {', '.join(GENERATION_FORMATS)}")
-    try:
-        if data is None:
-            data = (
-                datasets.handoff(records, seed)
-                if type is None
-                else datasets.generate(cls, records, seed)
-            )
-        sources = [
-            datasets.handoff(generation_records, seed + 1000 + index)
-            if type is None
-            else datasets.generate(cls, generation_records, seed + 1000 + index)
-            for index in range(generation_tasks if generation_formats else 0)
-        ]
-    except datasets.DataError as exc:
-        raise EvalError(str(exc)) from None
+    writes = generation_tasks if generation_formats else 0
+    data, sources = _data(type, data, records, seed, writes, generation_records)
     from eson.agent.formats import plain_value
-
     question_params = _merged(QUESTION_PARAMS, params)
     generation_params = _merged(GENERATION_PARAMS, params)
     plain = plain_value(data)
@@ -341,40 +318,8 @@ def run(
         raise EvalError(str(exc)) from None
     session = _Session(client, AnswerCache(cache), max_requests, max_tokens, rate)
     total = len(asked) * len(formats) + len(sources) * len(generation_formats)
-    done = 0
-    done_lock = threading.Lock()
-
-    def finished() -> None:
-        nonlocal done
-        with done_lock:  # one call at a time, in order
-            done += 1
-            if progress is not None:
-                progress(Progress(done, total, session.sent, session.cached))
-
-    def question_task(fmt: str, question: Question) -> tuple[bool, int, int] | None:
-        messages = [
-            {"role": "system", "content": _reader_prompt(fmt, cls)},
-            {
-                "role": "user",
-                "content": f"Data:\n```\n{documents[fmt].rstrip()}\n```\n\nQuestion: {question.text}",
-            },
-        ]
-        try:
-            answer = session.ask(messages, question_params)
-        except _StopError:
-            return None
-        finally:
-            finished()
-        return is_correct(answer.text, question.answer), answer.tokens_in, answer.tokens_out
-
-    def generation_task(fmt: str, source: Any) -> tuple[str, bool, int, int] | None:
-        try:
-            return _generate_one(session, cls, fmt, source, generation_params)
-        except _StopError:
-            return None
-        finally:
-            finished()
-
+    tasks = _Tasks(session, cls, documents, question_params, generation_params, total, progress)
+    question_task, generation_task = tasks.question, tasks.generation
     try:
         with ThreadPoolExecutor(max_workers=concurrency) as pool:
             question_futures = [
@@ -385,13 +330,9 @@ def run(
                 for fmt in generation_formats
                 for s in sources
             ]
-            try:
-                question_results = [(fmt, q, f.result()) for fmt, q, f in question_futures]
-                generation_results = [(fmt, f.result()) for fmt, f in generation_futures]
-            except BaseException:
-                session.stopped = session.stopped or "interrupted"
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
+            question_results, generation_results = _results(
+                pool, session, question_futures, generation_futures
+            )
     finally:
         client.close()
     if session.error:
@@ -399,21 +340,125 @@ def run(
             f"{session.error} ({len(session.cache)} answers cached"
             f"{f' in {cache}' if cache else ''}; run again to continue)"
         )
-    return _report(
-        model,
-        base_url,
-        cls,
-        formats,
-        generation_formats,
-        documents,
-        asked,
-        question_results,
-        generation_results,
-        session,
-        prices,
-        seed,
-        rows,
-    )
+    shown = (formats, generation_formats, documents, asked)
+    results = (question_results, generation_results)
+    return _report(model, base_url, cls, *shown, *results, session, prices, seed, rows)
+
+
+def _check_settings(
+    concurrency: int, formats: Sequence[str], generation_formats: Sequence[str]
+) -> None:
+    """Refuse settings that cannot work, before anything is sent."""
+    if concurrency < 1:
+        raise EvalError("concurrency must be at least 1")
+    for fmt in formats:
+        if fmt not in COMPREHENSION_FORMATS:
+            raise EvalError(
+                f"unknown format {fmt!r}: choose from {', '.join(COMPREHENSION_FORMATS)}"
+            )
+    for fmt in generation_formats:
+        if fmt not in GENERATION_FORMATS:
+            raise EvalError(f"unknown format {fmt!r}: choose from {', '.join(GENERATION_FORMATS)}")
+
+
+def _data(
+    type: type | None, data: Any, records: int, seed: int, sources: int, source_records: int
+) -> tuple[Any, list[Any]]:
+    """The document asked about (``data``, or one made from ``seed``) and the ones to write."""
+    from eson.eval import datasets
+
+    def made(rows: int, at: int) -> Any:
+        if type is None:
+            return datasets.handoff(rows, at)
+        return datasets.generate(type, rows, at)
+
+    try:
+        if data is None:
+            data = made(records, seed)
+        return data, [made(source_records, seed + 1000 + index) for index in range(sources)]
+    except datasets.DataError as exc:
+        raise EvalError(str(exc)) from None
+
+
+class _Tasks:
+    """The two kinds of task a run sends, each counted done (for the progress bar) when it ends."""
+
+    def __init__(
+        self,
+        session: _Session,
+        cls: type,
+        documents: Mapping[str, str],
+        question_params: dict[str, Any],
+        generation_params: dict[str, Any],
+        total: int,
+        progress: Callable[[Progress], None] | None,
+    ) -> None:
+        self.session = session
+        self.cls = cls
+        self.documents = documents
+        self.question_params = question_params
+        self.generation_params = generation_params
+        self.total = total
+        self.progress = progress
+        self.done = 0
+        self.lock = threading.Lock()
+
+    def finished(self) -> None:
+        with self.lock:  # one call at a time, in order
+            self.done += 1
+            if self.progress is not None:
+                session = self.session
+                self.progress(Progress(self.done, self.total, session.sent, session.cached))
+
+    def question(self, fmt: str, question: Question) -> _Answered:
+        """Show the document in ``fmt``, ask the question, score the answer."""
+        document = self.documents[fmt].rstrip()
+        messages = [
+            {"role": "system", "content": _reader_prompt(fmt, self.cls)},
+            {
+                "role": "user",
+                "content": f"Data:\n```\n{document}\n```\n\nQuestion: {question.text}",
+            },
+        ]
+        try:
+            answer = self.session.ask(messages, self.question_params)
+        except _StopError:
+            return None
+        finally:
+            self.finished()
+        return is_correct(answer.text, question.answer), answer.tokens_in, answer.tokens_out
+
+    def generation(self, fmt: str, source: Any) -> _Written:
+        """Ask for ``source`` written in ``fmt`` (one retry with the feedback), score it."""
+        try:
+            return _generate_one(self.session, self.cls, fmt, source, self.generation_params)
+        except _StopError:
+            return None
+        finally:
+            self.finished()
+
+
+#: A question's outcome (correct, tokens in, tokens out), ``None`` when the run stopped first.
+_Answered = tuple[bool, int, int] | None
+#: A writing task's outcome (kind, exact, tokens in, tokens out), or ``None``.
+_Written = tuple[str, bool, int, int] | None
+
+
+def _results(
+    pool: ThreadPoolExecutor,
+    session: _Session,
+    questions: list[tuple[str, Question, Future[_Answered]]],
+    writings: list[tuple[str, Future[_Written]]],
+) -> tuple[list[tuple[str, Question, _Answered]], list[tuple[str, _Written]]]:
+    """Wait for every task's result; on an interruption, cancel what has not started."""
+    try:
+        question_results = [(fmt, q, f.result()) for fmt, q, f in questions]
+        generation_results = [(fmt, f.result()) for fmt, f in writings]
+    except BaseException:
+        session.stopped = session.stopped or "interrupted"
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return question_results, generation_results
 
 
 def _report(
