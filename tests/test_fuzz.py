@@ -75,6 +75,15 @@ def test_the_replies_oracle_catches_each_kind_of_failure(monkeypatch: Any) -> No
             eson, "decode", lambda text, **o: {"kind": "z"} if o.get("strict") is False else decode(text, **o)
         )
         assert "lenient reading differs from strict" in problems()
+
+    def repairing(text: str, **options: Any) -> Any:
+        if options.get("strict") is False and options.get("repairs") is not None:
+            options["repairs"].append(eson.Repair(1, "blank-line", "made up"))
+        return decode(text, **options)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(eson, "decode", repairing)
+        assert "lenient reading repaired what strict reading accepts" in problems()
     with monkeypatch.context() as patch:
         patch.setattr(eson, "parse_reply", lambda *a, **o: (_ for _ in ()).throw(KeyError("boom")))
         assert any(problem.startswith("foreign exception KeyError") for problem in problems())
