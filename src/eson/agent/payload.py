@@ -535,6 +535,7 @@ class _Unfenced:
         self.text = "\n".join(block.lines)
         self._found: dict[Format, list[tuple[Payload, Span]]] = {}
         self._starts: list[int] | None = None
+        self._headed: list[tuple[Payload, Span]] | None = None
 
     def whole(self, fmt: Format) -> list[Payload]:
         """The candidates in ``fmt`` that no candidate in another allowed format contains."""
@@ -576,11 +577,13 @@ class _Unfenced:
         return found
 
     def headed_eson(self) -> list[tuple[Payload, Span]]:
-        """The ESON documents that begin with their ``!eson/`` header, allowed or not."""
-        return [
-            (payload, self._line_span(payload))
-            for payload in _unfenced_eson(self.block, None)
-        ]
+        """The ESON documents that begin with their ``!eson/`` header, allowed or not (searched once)."""
+        if self._headed is None:
+            self._headed = [
+                (payload, self._line_span(payload))
+                for payload in _unfenced_eson(self.block, None)
+            ]
+        return self._headed
 
     def _line_span(self, payload: Payload) -> Span:
         if self._starts is None:
