@@ -68,7 +68,7 @@ import eson.columnar
 import eson.msgspec as em
 import eson.toon
 from eson._internal.schema import EntryKind, document_schema
-from eson._internal.wire.eson_reader import scan_sections
+from eson._internal.wire.eson_stream import scan_sections
 from eson.agent.payload import locate
 from eson.cli import main as cli_main
 
@@ -793,15 +793,8 @@ def check_replies(case: Case, text: str) -> list[Failure]:
             elif streamed.ok and not _same(streamed.value, whole.value):
                 failures.append(Failure(case, name, "the stream gives another value",
                                         f"stream: {streamed.value!r}\n  whole: {whole.value!r}"[:2000]))
-            elif (
-                wire_strict
-                and isinstance(whole.error, eson.CountError)
-                and isinstance(streamed.error, eson.CountError)
-                and str(streamed.error) != str(whole.error)
-                and not _swallowed_before_a_later_error(whole.error, streamed.error)
-                and not _bad_row_before_a_later_count(whole.error, streamed.error)
-            ):
-                failures.append(Failure(case, name, "the stream words a count error otherwise",
+            elif wire_strict and _worded_otherwise(fmt, whole.error, streamed.error):
+                failures.append(Failure(case, name, "the stream words an error otherwise",
                                         f"stream: {streamed.error}\n  whole: {whole.error}"[:2000]))
     return failures
 
@@ -902,36 +895,25 @@ def _check_choice(case: Case, value: Any, choice: Any) -> list[Failure]:
                     f"text: {choice.text!r}\n  read: {back.value if back.ok else back.error!r}"[:2000])]
 
 
-def _swallowed_before_a_later_error(whole: BaseException, streamed: BaseException) -> bool:
-    """The documented difference (docs/replies.md, the stream): typed, the whole text
-    names a one-column array that swallowed an entry "which the document otherwise
-    lacks" (it has read the rest); a stream that meets a later section's count error
-    first raises that one, since it cannot know yet what the rest holds (seed 7007
-    case 107751)."""
-    whole_line = getattr(whole, "line", None)
-    streamed_line = getattr(streamed, "line", None)
-    return (
-        "which the document otherwise lacks" in str(whole)
-        and whole_line is not None
-        and streamed_line is not None
-        and streamed_line > whole_line
-    )
+def _worded_otherwise(fmt: str, whole: BaseException | None, streamed: BaseException | None) -> bool:
+    """Whether a stream's error differs from the whole text's where they must agree.
 
+    ESON: one reader reads both (eson._internal.wire.eson_stream.LineReader), so
+    every error of the text is the same, word for word; only validation, which
+    the stream does record by record and the whole decode at the end, may name
+    another problem of the same message.  TOON: count errors agree.
+    """
+    if fmt == "eson":
+        def wire(error: BaseException | None) -> bool:
+            return isinstance(error, eson.DecodeError) and not isinstance(
+                error, (eson.ValidationError, eson.TruncatedError)
+            )
 
-def _bad_row_before_a_later_count(whole: BaseException, streamed: BaseException) -> bool:
-    """The other documented difference (docs/replies.md, the stream): the whole
-    decode checks every section's count before it reads a row, so a later
-    section's count error (short of its rows, or rows left over after it) is its
-    error; the stream cannot know how the text goes on and raises an earlier
-    section's bad row (here a row that reads as an entry, a count error of its
-    own) once the next line is in (seed 12012 case 91, seed 12014 case 628)."""
-    whole_line = getattr(whole, "line", None)
-    streamed_line = getattr(streamed, "line", None)
+        return wire(whole) and wire(streamed) and str(streamed) != str(whole)
     return (
-        whole_line is not None
-        and streamed_line is not None
-        and streamed_line < whole_line
-        and getattr(whole, "section", None) != getattr(streamed, "section", None)
+        isinstance(whole, eson.CountError)
+        and isinstance(streamed, eson.CountError)
+        and str(streamed) != str(whole)
     )
 
 

@@ -36,7 +36,7 @@ from pydantic import ConfigDict, Field, computed_field, field_validator, model_v
 import eson
 import eson.msgspec as em
 from eson._internal.schema import EntryKind, document_schema
-from eson._internal.wire.eson_reader import scan_sections
+from eson._internal.wire.eson_stream import scan_sections
 
 SETTINGS = settings(
     max_examples=60,
@@ -593,7 +593,12 @@ def check_decode(cls: type[Any], text: str) -> None:
     else:
         assert fast[0] == "error", f"typed decode succeeded where the slow path failed: {slow[1]!r}"
         assert isinstance(fast[1], eson.ESONError), repr(fast[1])
-        if isinstance(slow[1], eson.DecodeError):
+        if isinstance(fast[1], eson.CountError) and "which the document otherwise lacks" in str(fast[1]):
+            # Typed reading knows the schema: a one-column array whose rows took
+            # in an entry of a field the document lacks has a wrong count, which
+            # the untyped reference cannot tell (check_swallowed).
+            assert isinstance(slow[1], eson.DecodeError)
+        elif isinstance(slow[1], eson.DecodeError):
             assert type(fast[1]) is type(slow[1])
             assert str(fast[1]) == str(slow[1])
         else:

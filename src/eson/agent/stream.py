@@ -32,7 +32,6 @@ from eson._internal.codecs.validation import check_options
 from eson._internal.schema.compile import document_schema
 from eson._internal.wire import eson_stream, toon_stream
 from eson._internal.wire.eson_lexicon import VERSION_PREFIX
-from eson._internal.wire.eson_reader import swallowed_entry_error
 from eson._internal.wire.lines import LineSplitter
 from eson._internal.wire.options import (
     Mode,
@@ -583,19 +582,14 @@ class StreamDecoder(Generic[T]):
     def _check_swallowed(self) -> None:
         """(typed ESON) The count error of a one-column array that took in an entry of the schema.
 
-        As whole-text typed decoding does
-        (:meth:`eson._internal.codecs.eson_decode.DocumentReader.check_counts`).
+        As whole-text typed decoding judges it
+        (:func:`eson._internal.wire.eson_stream.check_swallowed`).
         """
         reader = self._reader
         if self._names is None or not isinstance(reader, eson_stream.LineReader):
             return
-        if not reader.swallowed:
-            return
         assert isinstance(self._builder, ESONBuilder)
-        missing = self._names.difference(self._builder.lines.heads)
-        for name, count, head_line, line, text, field in reader.swallowed:
-            if field in missing:
-                raise swallowed_entry_error(name, count, head_line, line, text, field)
+        eson_stream.check_swallowed(reader, self._names, self._builder.lines.heads)
 
     def events(self, chunks: Iterable[str | bytes]) -> Iterator[Event]:
         """Feed every chunk of ``chunks``, yielding events as they come; then close.

@@ -22,7 +22,6 @@ field the value came from.
 
 from __future__ import annotations
 
-import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -54,13 +53,10 @@ from eson._internal.wire.eson_reader import (
     Section,
     build_records,
     decode_section,
-    entries_from,
-    entry_name,
     read_head,
-    scan_sections,
     split_columns,
-    swallowed_entry_error,
 )
+from eson._internal.wire.eson_stream import LineReader, SectionTarget, check_swallowed, read_text
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import DecodeError, ESONError, ValidationError
 
@@ -323,7 +319,7 @@ class _RecordsDecoder:
         # may repair cells, which only the Python column decoders do.
         done = (
             self._native(section, fields, drop)
-            if native is not None and fields and log is None
+            if native is not None and fields and log is None and section.start == 1
             else None
         )
         if drop:
@@ -463,7 +459,6 @@ class DocumentReader:
             and not item.output_only
         }
         self.wires = frozenset(self.entries)
-        self._swallowed: dict[frozenset[str], re.Pattern[str]] = {}
         # The record entries whose rows the accelerator may read straight
         # from the text (_fast_plain), and the binding's validation of a
         # document whose record arrays are built (Binding.prebuilt_lists).
@@ -498,33 +493,33 @@ class DocumentReader:
         ``strict=False`` reads leniently (text repairs, a missing header, and
         the typed repairs of :mod:`eson._internal.codecs.lenient`), recording each
         repair in ``repairs``; ``partial`` is that of
-        :func:`eson._internal.wire.eson_reader.scan_sections`.  Counts are checked
-        either way (:meth:`check_counts`).
+        :func:`eson._internal.wire.eson_stream.read_text`, the one reader of
+        ESON text, which decodes each section with this class's entry
+        decoders.  Counts are checked either way, and an entry of the schema
+        taken in by a one-column array's count is a count error
+        (:func:`~eson._internal.wire.eson_stream.check_swallowed`).
         """
-        if strict:
-            sections = scan_sections(data)
-            self.check_counts(sections)
-            entries = self.entries
-            document = {
-                section.name: entries.get(section.name, _plain_section)(section, None)
-                for section in sections
-            }
-            return document, sections
-        log: RepairLog = []
+        log: RepairLog | None = None if strict else []
         try:
-            sections = scan_sections(
-                data, strict=False, repairs=log, headerless=True, partial=partial
+            target = read_text(
+                data,
+                self._decode_section,
+                strict=strict,
+                repairs=log,
+                headerless=not strict,
+                partial=partial,
+                judge=self._judge,
             )
-            self.check_counts(sections)
-            entries = self.entries
-            document = {
-                section.name: entries.get(section.name, _plain_section)(section, log)
-                for section in sections
-            }
         finally:
-            if repairs is not None:
+            if repairs is not None and log:
                 repairs.extend(sorted(log, key=_by_line))
-        return document, sections
+        return target.document, target.sections
+
+    def _decode_section(self, section: Section, log: RepairLog | None) -> Any:
+        return self.entries.get(section.name, _plain_section)(section, log)
+
+    def _judge(self, reader: LineReader, target: SectionTarget) -> None:
+        check_swallowed(reader, self.wires, target.document)
 
     def _fast_plain(self, data: Document) -> tuple[dict[str, Any], list[Section], list[str]] | None:
         """:meth:`plain` of a strict read, with record rows built straight from the text.
@@ -539,10 +534,11 @@ class DocumentReader:
 
         ``None`` whenever the document's structure is not exactly what the
         scan expects (a head :func:`~eson._internal.wire.eson_reader.read_head`
-        refuses, too few lines, a row :func:`native.read_structs` declines):
-        :meth:`plain` then reads it, which reports the precise error.  The
-        sections are all scanned before any is decoded, as :meth:`plain`
-        does, so a decoding error is the one :meth:`plain` raises.
+        refuses, too few lines, a row :func:`native.read_structs` declines,
+        a cell that does not decode, a one-column array where an entry of
+        the schema is missing): :meth:`plain`, the reference reader, then
+        reads it and reports the precise error.  So this path never raises
+        a reading error of its own.
         """
         assert native is not None
         if type(data) is str:
@@ -614,14 +610,11 @@ class DocumentReader:
                 line_no += 1 + count
         except DecodeError:
             return None
-        if not self.wires.issubset(seen):  # (names outside the schema count in seen too)
-            # The swallowed-entry check reads the bodies of one-column
-            # sections, which the built ones do not keep.
-            if any(
-                section.name in built and len(section.fields or ()) == 1 for section in sections
-            ):
-                return None
-            self.check_counts(sections)
+        if not self.wires.issubset(seen) and any(  # (names outside the schema count in seen too)
+            section.kind in ("array", "records") and len(section.fields or ((),)) == 1
+            for section in sections
+        ):
+            return None  # a one-column array may have taken in a missing entry: plain() judges
         entries = self.entries
         document: dict[str, Any] = {}
         for section in sections:
@@ -639,52 +632,16 @@ class DocumentReader:
                     continue
                 except DecodeError:
                     pass
-            document[name] = entries.get(name, _plain_section)(section, None)
+            try:
+                document[name] = entries.get(name, _plain_section)(section, None)
+            except DecodeError:
+                return None  # plain() reports it, in the order it reads the text
         lists = [
             section.name
             for section in sections
             if section.kind == "records" and section.name in built
         ]
         return document, sections, lists
-
-    def check_counts(self, sections: Sequence[Section]) -> None:
-        """Raise the count error for an entry of the schema swallowed by a count too high.
-
-        An array of one column (a scalar array, or records with one field)
-        whose count is one too high takes the next entry's line for a row:
-        ``notes[2]`` over one note followed by ``retry=3`` reads the note
-        ``retry=3`` and no ``retry``.  The grammar allows that reading, but
-        the schema makes it unlikely: when a row has the form of an entry of
-        a field the schema declares, the document holds no such entry, and
-        the rows from there on read as whole entries, the count is wrong.
-
-        Raises:
-            CountError: at the array's header, naming the row that is an entry.
-        """
-        missing = self.wires.difference(section.name for section in sections)
-        if not missing:
-            return
-        pattern = self._swallowed.get(missing)
-        if pattern is None:
-            names = "|".join(sorted(map(re.escape, missing), key=len, reverse=True))
-            pattern = re.compile(rf"^(?:{names})(?:=|\[[0-9]*\]|\{{)", re.MULTILINE)
-            if len(self._swallowed) < 64:
-                self._swallowed[missing] = pattern
-        for section in sections:
-            width = len(section.fields) if section.fields is not None else 1
-            if section.kind not in ("array", "records") or width != 1 or not section.body:
-                continue
-            joined = "\n".join(section.body)
-            for tries, found in enumerate(pattern.finditer(joined)):
-                if tries == 3:
-                    break  # bounded work; this is a diagnosis, not a parse
-                offset = joined.count("\n", 0, found.start())
-                if entries_from(section.body, offset, len(section.body)):
-                    stray = section.line + 1 + offset
-                    line = section.body[offset]
-                    raise swallowed_entry_error(
-                        section.name, section.count, section.line, stray, line, entry_name(line)
-                    )
 
     def decode(
         self,
@@ -739,8 +696,12 @@ class DocumentReader:
             value = document.get(name)
             if type(value) is cls:
                 rows: Any = dict(zip(keys, vars(value).values()))
-            elif type(value) is list and value and type(value[0]) is cls:
-                rows = [dict(zip(keys, vars(row).values())) for row in value]
+            elif type(value) is list and any(type(row) is cls for row in value):
+                # (rows read one by one may be built or not, each)
+                rows = [
+                    dict(zip(keys, vars(row).values())) if type(row) is cls else row
+                    for row in value
+                ]
             else:
                 continue
             if changed is None:

@@ -1,14 +1,13 @@
-"""Reading an ESON document: text -> sections -> plain Python value.
+"""The pieces of ESON reading: lines, heads, sections, rows, and the count errors' words.
 
-Reading happens in two steps that the typed decoders reuse:
-
-1. :func:`scan_sections` checks the header and splits the text into
-   :class:`Section` objects (name, kind, declared fields and count, the raw
-   body lines), rejecting bad names, duplicate names and fields, and counts
-   the text does not back -- before anything is allocated for them.
-2. :func:`split_rows` cuts a record section's lines into cells, checking the
-   cell count of every row and the reserved ``n`` sequence; the cells are
-   then decoded column by column (:func:`eson._internal.wire.eson_cells.decode_column`).
+The reader itself -- one for a whole text and a stream, strict and lenient
+-- is :class:`eson._internal.wire.eson_stream.LineReader`; it reads each
+line's role with :func:`read_header` and :func:`read_head`, and words the
+count errors with :func:`count_error` and its kin.  A section whose rows
+are all there is decoded whole: :func:`split_columns` cuts a record
+section's rows into columns (checking each row's cell count and the
+reserved ``n`` sequence) and the cells are decoded column by column
+(:func:`eson._internal.wire.eson_cells.decode_column`, :func:`decode_section`).
 
 Line endings may be LF or CRLF and the final line break may be missing.  One
 leading byte-order mark (U+FEFF) is ignored.  Every error is a
@@ -27,10 +26,8 @@ from eson._internal.accelerator import MODE_GENERIC, RAW, native
 from eson._internal.wire.eson_cells import decode_cell, decode_column
 from eson._internal.wire.eson_lenient import (
     HEAD_SPACE,
-    body_has_edge_space,
     is_blank,
     repair_head,
-    strip_row,
     strip_scalar_cell,
 )
 from eson._internal.wire.eson_lexicon import DIGITS_SOURCE, HEADER, VERSION_SOURCE, lazy_pattern
@@ -74,12 +71,14 @@ class Section:
         joined: The body lines of a record section joined by ``"\t\n\t"``,
             when a lenient read made that text already (:func:`split_columns`
             reuses it).
+        start: The row number of the first body line (1 but for a row read
+            alone, as a section of its own): what its ``n`` cell must hold.
 
     A plain class with slots, not a dataclass: :mod:`dataclasses` (and
     :mod:`inspect` with it) stays out of ``import eson``.
     """
 
-    __slots__ = ("body", "count", "fields", "joined", "kind", "line", "name")
+    __slots__ = ("body", "count", "fields", "joined", "kind", "line", "name", "start")
 
     def __init__(
         self,
@@ -90,6 +89,7 @@ class Section:
         count: int,
         body: list[str],
         joined: str | None = None,
+        start: int = 1,
     ) -> None:
         self.name = name
         self.kind = kind
@@ -98,6 +98,7 @@ class Section:
         self.count = count
         self.body = body
         self.joined = joined
+        self.start = start
 
     def _key(self) -> tuple[object, ...]:
         return (self.name, self.kind, self.line, self.fields, self.count, self.body)
@@ -153,7 +154,7 @@ class SplitText:
 Document = str | bytes | bytearray | memoryview | SplitText
 
 
-def _lines(data: Document, strict: bool = True) -> tuple[list[str], bool]:
+def split_lines(data: Document, strict: bool = True) -> tuple[list[str], bool]:
     """Split a document into lines (BOM dropped, CRLF read as LF).
 
     Returns the lines and whether the text ended with a line break.  A
@@ -212,11 +213,11 @@ def read_header(line: str, log: RepairLog | None, headerless: bool) -> bool:
         stripped = line.rstrip(HEAD_SPACE)
         if stripped == HEADER:
             log.append(
-                _repair(1, "line-end-space", f"removed the white space after the header {HEADER}")
+                make_repair(1, "line-end-space", f"removed the white space after the header {HEADER}")
             )
             return True
         if headerless and not _VERSION_HEAD.match(stripped) and _reads_as_entry(line):
-            log.append(_repair(1, "missing-header", f"read as if the header {HEADER} came first"))
+            log.append(make_repair(1, "missing-header", f"read as if the header {HEADER} came first"))
             return False
     if _VERSION_HEAD.fullmatch(line):
         raise DecodeError(
@@ -239,104 +240,6 @@ def _reads_as_entry(line: str) -> bool:
         return True
     repaired = repair_head(line)
     return repaired is not None and _is_entry_head(repaired[0])
-
-
-def scan_sections(
-    data: Document,
-    *,
-    strict: bool = True,
-    repairs: RepairLog | None = None,
-    headerless: bool = False,
-    partial: bool = False,
-) -> list[Section]:
-    """Split a document into sections without decoding any cell.
-
-    Strict and lenient reading are this one scanner: a lenient read takes
-    the same steps and, only where the strict reading of a line fails (or
-    the text holds white space next to a TAB or line break), tries the
-    repairs of :mod:`eson._internal.wire.eson_lenient`.
-
-    Args:
-        data: The document.
-        strict: ``False`` reads leniently: the repairs of
-            :mod:`eson._internal.wire.eson_lenient` are applied and recorded in
-            ``repairs``.  Counts, cell counts and the ``n`` sequence are
-            checked either way.
-        repairs: Where a lenient read records its repairs (``None``: not kept).
-        headerless: (lenient) accept a document without the ``!eson/1``
-            line, as typed decoding does.
-        partial: (lenient) the text may end before the last section's
-            declared rows: keep the rows present (a last row without a
-            line break is dropped, since it may be cut, even when it is the
-            last declared row) and record it.
-
-    Raises:
-        DecodeError: for a missing or unsupported header, a malformed head
-            line, an invalid or duplicate name or field, or a declared count
-            larger than the lines that follow.
-    """
-    lines, terminated = _lines(data, strict)
-    log: RepairLog | None = None
-    if not strict:
-        log = repairs if repairs is not None else []
-    index = _check_header(lines, log, headerless)
-    sections: list[Section] = []
-    seen: set[str] = set()
-    total = len(lines)
-    while index < total:
-        line_no = index + 1
-        try:
-            head = read_head(lines[index], line_no, seen, log)
-        except DecodeError:
-            if sections and entry_extent(lines[index]) is None:
-                _check_leftover_rows(sections[-1], lines, index)
-            raise
-        if head is None:  # a blank line, skipped
-            index += 1
-            continue
-        name = head.name
-        if head.kind == "scalar":
-            sections.append(Section(name, "scalar", line_no, None, 1, [head.cell or ""]))
-            index += 1
-            continue
-        available = total - index - 1
-        count = head.count
-        following = index + 1 + count
-        if count > available:
-            if log is None or not partial or head.kind == "record":
-                raise _short_body(head, lines, index)
-            stray = _first_entry(lines, index + 1, total, head.fields)
-            if stray is not None:  # not cut short: the count is wrong
-                raise count_error(head, available, line_no, stray + 1, lines[stray])
-            count = available if terminated or available == 0 else available - 1
-            log.append(short_array(head, count, count < available, line_no))
-            following = total
-        elif (
-            partial
-            and log is not None
-            and not terminated
-            and following == total
-            and count
-            and head.kind != "record"
-        ):
-            # The last declared row is the text's last line, without a line
-            # break: it may be cut ("zeb" for "zebra"), so it is dropped too.
-            count -= 1
-            log.append(short_array(head, count, True, line_no))
-        body = lines[index + 1 : index + 1 + count]
-        joined = None
-        if log is not None and body:
-            split = bool(head.fields)
-            joined = ("\t\n\t" if split else "\n").join(body)
-            if body_has_edge_space(joined, split):
-                numbered = head.kind == "records" and bool(head.fields) and head.fields[0] == "n"  # type: ignore[index]
-                body = _strip_body(body, head.fields, line_no, name, log, numbered)
-                joined = None
-            elif not split:
-                joined = None  # only record rows are joined this way by split_columns
-        sections.append(Section(name, head.kind, line_no, head.fields, count, body, joined))
-        index = following
-    return sections
 
 
 class Head:
@@ -408,7 +311,7 @@ def read_head(line: str, line_no: int, seen: set[str], log: RepairLog | None) ->
             if log is not None:
                 if is_blank(line):
                     log.append(
-                        _repair(line_no, "blank-line", "skipped a blank line between entries")
+                        make_repair(line_no, "blank-line", "skipped a blank line between entries")
                     )
                     return None
                 repaired = repair_head(line)
@@ -484,15 +387,7 @@ def count_error(
     )
 
 
-def _short_body(head: Head, lines: list[str], index: int) -> DecodeError:
-    """The error for the head at ``index`` declaring more rows than lines follow it."""
-    stray = _first_entry(lines, index + 1, len(lines), head.fields)
-    if stray is None:
-        return count_error(head, len(lines) - index - 1, index + 1)
-    return count_error(head, len(lines) - index - 1, index + 1, stray + 1, lines[stray])
-
-
-def _repair(
+def make_repair(
     line: int,
     kind: RepairKind,
     detail: str,
@@ -508,7 +403,7 @@ def _repair(
 
 def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repair:
     """(partial) The repair recording an array cut short by the end of the text."""
-    return _repair(
+    return make_repair(
         line_no,
         "rows-missing",
         f"the text ends after {kept} of the {_declared(head.count_text or '1')} declared rows"
@@ -519,7 +414,7 @@ def short_array(head: Head, kept: int, dropped_last: bool, line_no: int) -> Repa
 
 
 def _note(log: RepairLog, line: int, notes: list[tuple[str, str]], section: str) -> None:
-    log.extend(_repair(line, kind, detail, section) for kind, detail in notes)  # type: ignore[arg-type]
+    log.extend(make_repair(line, kind, detail, section) for kind, detail in notes)  # type: ignore[arg-type]
 
 
 def _declared(count_text: str) -> str:
@@ -527,46 +422,6 @@ def _declared(count_text: str) -> str:
     if len(declared) > 40:
         declared = f"{declared[:20]}...({len(declared)} digits)"
     return declared
-
-
-def _strip_body(
-    body: list[str],
-    fields: tuple[str, ...] | None,
-    head_line: int,
-    name: str,
-    log: RepairLog,
-    numbered: bool,
-) -> list[str]:
-    """(lenient) ``body`` with white space stripped around the cells strict reading refuses.
-
-    Each change is recorded; see :func:`eson._internal.wire.eson_lenient.strip_row`.
-    """
-    split = bool(fields)
-    empty = fields is not None and not fields
-    stripped = list(body)
-    for offset, line in enumerate(body):
-        fixed, changed = strip_row(line, split, numbered, empty)
-        if not changed:
-            continue
-        stripped[offset] = fixed
-        line_no = head_line + 1 + offset
-        if fields is not None and not fields:
-            detail = "removed the white space on the empty row of a record without fields"
-            log.append(_repair(line_no, "cell-space", detail, name, offset + 1))
-            continue
-        for position in changed:
-            field = fields[position] if fields and position < len(fields) else None
-            log.append(
-                _repair(
-                    line_no,
-                    "cell-space",
-                    "removed white space around the cell",
-                    name,
-                    offset + 1,
-                    field,
-                )
-            )
-    return stripped
 
 
 # -- counts are checksums ------------------------------------------------------------
@@ -598,21 +453,6 @@ def entry_extent(head: str) -> int | None:
     return int(digits) if len(digits) <= 18 else 10**18
 
 
-def entries_from(lines: list[str], start: int, end: int) -> bool:
-    """Whether ``lines[start:end]`` read as whole entries, one after the other.
-
-    The last entry's body may run past ``end`` (it would continue in what
-    follows).  Linear in the number of lines looked at.
-    """
-    index = start
-    while index < end:
-        extent = entry_extent(lines[index])
-        if extent is None:
-            return False
-        index += 1 + extent
-    return True
-
-
 def _declared_count(count_text: str | None) -> tuple[int | None, str]:
     """The declared count as a number (``None`` when absurdly long) and as text."""
     if count_text is None:
@@ -625,56 +465,6 @@ def _declared_count(count_text: str | None) -> tuple[int | None, str]:
 
 def _rows(count: int | str) -> str:
     return f"{count} row" if str(count) == "1" else f"{count} rows"
-
-
-def _first_entry(
-    lines: list[str], start: int, end: int, fields: tuple[str, ...] | None
-) -> int | None:
-    """The first line in ``lines[start:end]`` that is no row but starts a run of entries.
-
-    For records with two or more fields, a line whose cell count is wrong;
-    otherwise any line.  Only the first candidate is tried, which keeps the
-    search linear.
-    """
-    width = len(fields) if fields is not None else 1
-    for offset in range(start, end):
-        line = lines[offset]
-        if width > 1 and line.count("\t") == width - 1:
-            continue  # a well-formed row
-        if entry_extent(line) is None:
-            if width > 1:
-                return None  # a malformed row: not a count problem
-            continue
-        return offset if entries_from(lines, offset, end) else None
-    return None
-
-
-def _check_leftover_rows(previous: Section, lines: list[str], index: int) -> None:
-    """Raise the count error when the line at ``index`` is a row left over from ``previous``.
-
-    Called for a line that is no entry head.  It is a leftover row when it
-    directly follows a record, record array or scalar array and has that
-    section's row shape (a blank line does not count).
-    """
-    if previous.kind == "scalar" or previous.line + previous.count != index:
-        return
-    width = len(previous.fields) if previous.fields is not None else 1
-    start = previous.line  # index of the section's first body line
-    swallowed = _first_entry(lines, start, index, previous.fields)
-    if swallowed is not None and entries_from(lines, swallowed, index + 1):
-        # The count is too high: from that line on, the "rows" are entries,
-        # and the last of them owns the line that is no entry by itself.
-        raise stray_entry_error(
-            previous.name, previous.count, previous.line, swallowed + 1, lines[swallowed]
-        )
-    if not row_like(lines[index], width):
-        return
-    extra = 1
-    while index + extra < len(lines) and row_like(lines[index + extra], width):
-        extra += 1
-    raise leftover_error(
-        previous.kind, previous.name, previous.count, previous.line, index + 1, lines[index], extra
-    )
 
 
 def row_like(line: str, width: int) -> bool:
@@ -743,16 +533,6 @@ def swallowed_entry_error(
     )
 
 
-def _entry_in_rows(section: Section, offset: int) -> CountError | None:
-    """The count error when the bad row at ``offset`` is really the next entry."""
-    body = section.body
-    if entry_extent(body[offset]) is None or not entries_from(body, offset, len(body)):
-        return None
-    return stray_entry_error(
-        section.name, section.count, section.line, section.line + 1 + offset, body[offset]
-    )
-
-
 def split_rows(section: Section) -> list[list[str]]:
     """Cut a record section's lines into cells, checking every row's shape.
 
@@ -767,19 +547,12 @@ def split_rows(section: Section) -> list[list[str]]:
     width = len(fields)
     if width == 0:
         for offset, line in enumerate(section.body):
-            if line != "":
-                stray_error = _entry_in_rows(section, offset)
-                if stray_error is not None:
-                    raise stray_error
             split_row(line, fields, False, section.name, offset + 1, section.line + 1 + offset)
         return [[] for _ in section.body]
     rows = list(map(_split_tab, section.body))
     if set(map(len, rows)) != {width}:
         for offset, cells in enumerate(rows):
             if len(cells) != width:
-                stray_error = _entry_in_rows(section, offset)
-                if stray_error is not None:
-                    raise stray_error
                 raise width_error(
                     width,
                     len(cells),
@@ -949,17 +722,24 @@ def split_columns(section: Section) -> list[list[str]]:
         rows = split_rows(section)  # raises the precise error
         return [list(column) for column in zip(*rows)]
     columns = [cells[position::stride] for position in range(width)]
-    if fields[0] == "n" and columns[0] != row_numbers(count):
+    if fields[0] == "n" and columns[0] != _numbers(section.start, count):
         rows = split_rows(section)  # raises unless the numbers are merely spelled oddly
         return [list(column) for column in zip(*rows)]
     return columns
 
 
+def _numbers(start: int, count: int) -> list[str]:
+    """The ``n`` cells of ``count`` rows from row ``start`` on."""
+    if start == 1:
+        return row_numbers(count)
+    return [number_text(row) for row in range(start, start + count)]
+
+
 def _check_numbering(section: Section, rows: list[list[str]]) -> None:
-    if [cells[0] for cells in rows] == row_numbers(len(rows)):
+    if [cells[0] for cells in rows] == _numbers(section.start, len(rows)):
         return
     for offset, cells in enumerate(rows):
-        _check_number(cells[0], offset + 1, section.name, section.line + 1 + offset)
+        _check_number(cells[0], offset + section.start, section.name, section.line + 1 + offset)
 
 
 def _check_number(cell: str, number: int, section: str, line_no: int) -> None:
@@ -986,7 +766,7 @@ def decode_records(section: Section) -> list[dict[str, Any]]:
     fields = section.fields or ()
     if not fields:
         return [{} for _ in split_rows(section)]
-    if native is not None:
+    if native is not None and section.start == 1:
         done = native.decode_rows(
             section.body, len(fields), (MODE_GENERIC,) * len(fields), int(section.numbered)
         )
@@ -1067,26 +847,6 @@ def decode_section(section: Section) -> Any:
             ) from None
     records = decode_records(section)
     return records if section.kind == "records" else records[0]
-
-
-def decode_document(
-    data: Document,
-    *,
-    strict: bool = True,
-    repairs: RepairLog | None = None,
-    partial: bool = False,
-) -> dict[str, Any]:
-    """Decode an ESON document into a ``dict`` of plain values.
-
-    ``strict``, ``repairs`` and ``partial`` are those of :func:`scan_sections`
-    (an untyped read always needs the header).
-
-    Raises:
-        DecodeError: for any malformed document, naming the line.
-        TypeError: for input that is neither text nor bytes.
-    """
-    sections = scan_sections(data, strict=strict, repairs=repairs, partial=partial)
-    return {section.name: decode_section(section) for section in sections}
 
 
 def _first_repeated(names: tuple[str, ...]) -> str:

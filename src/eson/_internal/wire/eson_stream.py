@@ -1,57 +1,64 @@
-"""Reading ESON line by line, as a stream delivers it.
+"""The one reader of ESON text, for a whole text and a stream alike.
 
-:class:`LineReader` is the streaming twin of :func:`eson._internal.wire.eson_reader.scan_sections`,
-built from the same pieces -- :func:`~eson._internal.wire.eson_reader.read_header`,
-:func:`~eson._internal.wire.eson_reader.read_head`, :func:`~eson._internal.wire.eson_reader.split_row`
-and the lenient repairs of :mod:`eson._internal.wire.eson_lenient` -- so a streamed
-document is read by the same rules as a whole one.  It keeps no text: each
-line is handed to a :class:`StreamTarget` as soon as it is complete (an
-entry's head, each row's cells, the end of a section), and the target
-decides what to build.  Counts are checked as rows arrive and when the
-stream ends: a stream cut short is a count error, unless ``partial``.
+:class:`LineReader` reads a document line by line -- each line's role with
+:func:`~eson._internal.wire.eson_reader.read_header` and
+:func:`~eson._internal.wire.eson_reader.read_head`, each row's shape with
+:func:`~eson._internal.wire.eson_reader.split_row`, the lenient repairs of
+:mod:`eson._internal.wire.eson_lenient` -- and hands what it reads to a
+:class:`StreamTarget` as soon as it is complete (an entry's head, each
+row's cells, the end of a section); the target decides what to build.  A
+stream feeds it the lines that have arrived (:meth:`LineReader.lines`); a
+whole text is the same stream arriving at once (:meth:`LineReader.read_all`,
+:func:`read_text`), where a section whose rows are all present is offered
+to the target whole and read row by row only when the target declines
+it.  So the whole text and the stream fail alike, word for word.
 
-Count errors are those of the whole-text scanner, word for word
-(:func:`~eson._internal.wire.eson_reader.count_error`,
-:func:`~eson._internal.wire.eson_reader.stray_entry_error`,
-:func:`~eson._internal.wire.eson_reader.leftover_error`).  Since the scanner judges a
-bad row knowing the lines after it, the stream keeps a few numbers instead
-of those lines: a bad row's error -- its shape, or a cell the target
-refuses -- waits until the section's declared rows have all arrived (or the
-stream ends, when the count is the error; or, when the section may have
-swallowed an entry, the end, where a typed reader judges that first), and
-the first row that reads as an entry is followed, head by head, to see
+Counts are checked as rows arrive and when the text ends: a text cut
+short is a count error, unless ``partial``.  A bad row's error -- its
+shape, or a cell the target refuses -- waits until the section's declared
+rows have all arrived (or the text ends, when the count is the error; or,
+when the section may have swallowed an entry, the end, where a typed
+reader judges that first: :func:`check_swallowed`), and is raised once the
+next line is read, since a row left over there makes the count the error.
+The first row that reads as an entry is followed, head by head, to see
 whether the rest reads as entries too (then the count, not the row, is
-wrong).  Only across sections do the two differ: the scanner checks every
-count before any row, so a later section short of its rows is its error,
-while the stream raises the earlier bad row once the next line is in.
+wrong).  The reader keeps a few numbers for this, never the lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any, Protocol
 
-from eson._internal.wire.eson_lenient import CELL_SPACE, HEAD_SPACE, strip_row
+from eson._internal.wire.eson_lenient import CELL_SPACE, HEAD_SPACE, body_has_edge_space, strip_row
 from eson._internal.wire.eson_reader import (
     HEADER,
+    Document,
     Head,
+    Section,
     count_error,
+    decode_section,
     entry_extent,
     entry_name,
     head_extent,
     leftover_error,
     looks_like_prose,
+    make_repair,
     number_text,
     read_head,
     read_header,
     row_like,
     short_array,
+    split_lines,
     split_row,
     stray_entry_error,
+    swallowed_entry_error,
     width_error,
 )
-from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import ECHO_LIMIT, DecodeError
+
+if TYPE_CHECKING:
+    from eson._internal.wire.repairs import Repair, RepairLog
 
 # A line starting or ending with one of these may need stripping ("" too: an
 # empty line goes the careful way).
@@ -265,6 +272,65 @@ class LineReader:
             self._left = left - 1
             if left == 1:
                 self._section_done()
+
+    def read_all(self, lines: list[str], terminated: bool) -> None:
+        """Read a whole text: its lines as one stream that then ends.
+
+        The same reading as :meth:`lines` and :meth:`finish`, with one
+        shortcut that keeps a whole text fast: when every declared row of a
+        section is among the lines and the target has a ``section`` method,
+        the rows go to it as one slice (see :class:`SectionTarget`).  It
+        either takes them all -- every row well formed and decoded -- or
+        declines, and the rows are read one by one as a stream reads them,
+        which finds the error.  So a whole text and a stream of it are read
+        by the very same rules.
+        """
+        bulk: Callable[[Head, list[str], int], bool] | None = getattr(self.target, "section", None)
+        total = len(lines) if terminated else len(lines) - 1
+        index = 0
+        read = self.lines
+        while index < total and not self.ended:
+            left = self._left
+            if not left:
+                read(lines[index : index + 1])
+                index += 1
+                continue
+            if bulk is not None and self._row == 0 and index + left <= total:
+                body = lines[index : index + left]
+                if self._take(bulk, body):
+                    index += left
+                    continue
+            stop = min(total, index + left)
+            read(lines[index:stop])
+            index = stop
+        self.finish(None if terminated or not lines else lines[-1])
+
+    def _take(self, bulk: Callable[[Head, list[str], int], bool], body: list[str]) -> bool:
+        """Offer the open section's declared rows to the target at once (see :meth:`read_all`)."""
+        head = self._head
+        assert head is not None
+        if self.log is not None and body_has_edge_space(("\t\n\t" if self._split else "\n").join(body), self._split):
+            return False  # rows to repair: one by one, as a stream repairs them
+        track = None
+        if self._width <= 1:
+            # Rows reading as entries are followed for the count checks
+            # (_track), from the first that may be one.
+            joined = "\n".join(body)
+            found = [at for at in (joined.find("="), joined.find("["), joined.find("{")) if at >= 0]
+            if found:
+                track = joined.count("\n", 0, min(found))
+        if not bulk(head, body, self._head_line):
+            return False
+        start = self.line_no
+        if track is not None:
+            for position in range(track, len(body)):
+                self.line_no = start + 1 + position
+                self._track(body[position])
+        self.line_no = start + len(body)
+        self._row = len(body)
+        self._left = 0
+        self._section_done()
+        return True
 
     def finish(self, last: str | None) -> None:
         """The stream ended; ``last`` is its final line if it had no line break.
@@ -638,12 +704,12 @@ class LineReader:
         if fields is not None and not fields:
             if changed:
                 detail = "removed the white space on the empty row of a record without fields"
-                log.append(Repair(self.line_no, "cell-space", detail, head.name, row))
+                log.append(make_repair(self.line_no, "cell-space", detail, head.name, row))
             return fixed
         for position in changed:
             field = fields[position] if fields and position < len(fields) else None
             log.append(
-                Repair(
+                make_repair(
                     self.line_no,
                     "cell-space",
                     "removed white space around the cell",
@@ -653,3 +719,224 @@ class LineReader:
                 )
             )
         return fixed
+
+
+#: Decodes one section whole, recording lenient repairs in the log when there is one.
+SectionDecoder = Callable[[Section, "RepairLog | None"], Any]
+
+
+class SectionTarget:
+    """The :class:`StreamTarget` of a whole-text read: each section decoded whole.
+
+    ``decode`` is a whole-section decoder (the untyped
+    :func:`~eson._internal.wire.eson_reader.decode_section`, or a typed
+    reader's entry decoder).  :meth:`LineReader.read_all` offers each
+    section's rows at once to :meth:`section`, which keeps the value when
+    the decoder takes them all and declines, changing nothing, when it
+    raises; the rows are then read one by one, each decoded as a section of
+    its own row (:meth:`_row`), so the error is the first bad row's, found
+    as a stream finds it.  The rows of a section that needs lenient repairs
+    or has a row reading as an entry go that way too.
+
+    Attributes:
+        document: The decoded values by section name, in document order.
+        sections: The sections read (their rows kept as text).
+    """
+
+    __slots__ = ("_decode", "_head", "_lines", "_log", "_values", "document", "sections")
+
+    def __init__(self, decode: SectionDecoder, log: RepairLog | None) -> None:
+        self._decode = decode
+        self._log = log
+        self.document: dict[str, Any] = {}
+        self.sections: list[Section] = []
+        self._head: Head | None = None
+        self._values: list[Any] = []
+        self._lines: list[str] = []
+
+    def entry(self, head: Head, line: int) -> tuple[RowHandler, LineHandler | None] | None:
+        """A scalar is decoded here; an array's rows come to :meth:`section` or :meth:`_row`."""
+        if head.kind == "scalar":
+            section = Section(head.name, "scalar", line, None, 1, [head.cell or ""])
+            self.sections.append(section)
+            self.document[head.name] = self._decode(section, self._log)
+            return None
+        self._head = head
+        self._values = []
+        self._lines = []
+        return self._row, None
+
+    def section(self, head: Head, body: list[str], line: int) -> bool:
+        """Decode all rows of the section opened on ``line``; ``False`` (nothing kept) on an error."""
+        section = Section(head.name, head.kind, line, head.fields, len(body), body)
+        log = self._log
+        mark = 0 if log is None else len(log)
+        try:
+            value = self._decode(section, log)
+        except DecodeError:
+            if log is not None:
+                del log[mark:]
+            return False
+        self.sections.append(section)
+        self.document[head.name] = value
+        self._head = None
+        return True
+
+    def _row(self, cells: list[str], row: int, line: int) -> None:
+        """Decode one row as a section of its own (the rows of :meth:`section` declined)."""
+        head = self._head
+        assert head is not None
+        kind = head.kind
+        text = "\t".join(cells) if head.fields else cells[0] if cells else ""
+        section = Section(head.name, kind, line - 1, head.fields, 1, [text], start=row)
+        log = self._log
+        mark = 0 if log is None else len(log)
+        try:
+            value = self._decode(section, log)
+        except DecodeError as exc:
+            if exc.row is None or row == 1:
+                raise
+            raise type(exc)(exc.reason, **{**exc._keywords(), "row": row}) from None
+        if log is not None and len(log) > mark:
+            _renumber(log, mark, row, line - row)
+        if kind == "record":
+            self._values = [value]
+        else:
+            self._values.extend(value)
+        self._lines.append(text)
+
+    def end(self, head: Head, rows: int, line: int) -> None:
+        """The section's rows are all read: keep the value its rows made (when read one by one)."""
+        if self._head is None:
+            return  # taken whole by section()
+        self._head = None
+        section = Section(head.name, head.kind, line, head.fields, rows, self._lines)
+        self.sections.append(section)
+        if not rows:
+            self.document[head.name] = self._decode(section, self._log)
+        elif head.kind == "record":
+            self.document[head.name] = self._values[0] if self._values else None
+        else:
+            self.document[head.name] = self._values
+
+
+def _renumber(log: RepairLog, mark: int, row: int, head_line: int) -> None:
+    """The repairs a one-row read recorded, placed at the row in its section.
+
+    A repair of the section as a whole (it has no row) is kept once, at the
+    section's head line, from its first row.
+    """
+    from dataclasses import replace
+
+    kept: list[Repair] = []
+    for repair in log[mark:]:
+        if repair.row is None:
+            if row == 1:
+                kept.append(replace(repair, line=head_line))
+        else:
+            kept.append(replace(repair, row=row))
+    log[mark:] = kept
+
+
+def read_text(
+    data: Document,
+    decode: SectionDecoder,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    headerless: bool = False,
+    partial: bool = False,
+    judge: Callable[[LineReader, SectionTarget], None] | None = None,
+) -> SectionTarget:
+    """Read a whole document with :class:`LineReader`, each section decoded by ``decode``.
+
+    The one reader of ESON text: ``strict``, ``headerless`` and
+    ``partial`` are those of :class:`LineReader`, lenient repairs go to
+    ``repairs``; ``judge`` is called at the end (and before the error of a
+    bad row held until then) with the reader and the target, for a typed
+    reader's count check of an entry a one-column array took in.
+
+    Raises:
+        DecodeError: for any malformed document, naming the line.
+        TypeError: for input that is neither text nor bytes.
+    """
+    lines, terminated = split_lines(data, strict)
+    log: RepairLog | None = None
+    if not strict:
+        log = repairs if repairs is not None else []
+    target = SectionTarget(decode, log)
+    reader: LineReader
+
+    def judged() -> None:
+        if judge is not None:
+            judge(reader, target)
+
+    reader = LineReader(
+        target, strict=strict, headerless=headerless, partial=partial, log=log, judge=judged
+    )
+    try:
+        reader.read_all(lines, terminated)
+        judged()
+    finally:
+        reader.target = reader._judge = None  # type: ignore[assignment]  # no cycle keeps the rows
+    return target
+
+
+def check_swallowed(reader: LineReader, wanted: frozenset[str], read: Collection[str]) -> None:
+    """(typed) The count error of a one-column array that took in an entry of the schema.
+
+    An array of one column (a scalar array, or records with one field)
+    whose count is too high takes the next entries' lines for rows:
+    ``notes[2]`` over one note followed by ``retry=3`` reads the note
+    ``retry=3`` and no ``retry``.  The grammar allows that reading, but the
+    schema makes it unlikely: when such a row (:attr:`LineReader.swallowed`)
+    is the entry of a field in ``wanted`` that the document (``read``, the
+    names of its entries) lacks, the count is wrong.
+
+    Raises:
+        CountError: at the array's head, naming the row that is an entry.
+    """
+    if not reader.swallowed:
+        return
+    missing = wanted.difference(read)
+    for name, count, head_line, line, text, field in reader.swallowed:
+        if field in missing:
+            raise swallowed_entry_error(name, count, head_line, line, text, field)
+
+
+def decode_document(
+    data: Document,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    partial: bool = False,
+) -> dict[str, Any]:
+    """Decode an ESON document into a ``dict`` of plain values.
+
+    ``strict``, ``repairs`` and ``partial`` are those of :func:`read_text`
+    (an untyped read always needs the header).
+
+    Raises:
+        DecodeError: for any malformed document, naming the line.
+        TypeError: for input that is neither text nor bytes.
+    """
+    return read_text(data, _untyped, strict=strict, repairs=repairs, partial=partial).document
+
+
+def scan_sections(
+    data: Document,
+    *,
+    strict: bool = True,
+    repairs: RepairLog | None = None,
+    headerless: bool = False,
+    partial: bool = False,
+) -> list[Section]:
+    """The sections of a document, read (and decoded) as :func:`decode_document` reads it."""
+    target = read_text(
+        data, _untyped, strict=strict, repairs=repairs, headerless=headerless, partial=partial
+    )
+    return target.sections
+
+
+def _untyped(section: Section, log: RepairLog | None) -> Any:
+    return decode_section(section)
