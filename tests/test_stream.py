@@ -995,3 +995,18 @@ def test_a_wide_section_streams_as_the_whole_decode_reads_it(
         else:
             assert got == expected
             assert [event.row for event in events + decoder.final_events] == [1, 2, None]
+
+
+def test_toon_stream_places_a_validation_error_of_a_document_held_as_a_root_array() -> None:
+    # Fuzz seed 25001 case 5470: a first line beginning with "[" is held as a
+    # root array; read as an object after all, its keys' lines still place errors.
+    class Done(eson.msgspec.Message):
+        done: bool = False
+
+    text = "[rows: []\ndone: fa- lse"
+    with pytest.raises(eson.ValidationError) as streamed:
+        list(StreamDecoder(Done, format="toon", strict=True).events([text]))
+    with pytest.raises(eson.ValidationError) as whole:
+        eson.toon.decode(text, type=Done)
+    assert streamed.value.line == whole.value.line == 2
+    assert str(streamed.value) == str(whole.value)

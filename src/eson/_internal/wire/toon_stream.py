@@ -172,11 +172,27 @@ class LineReader:
             self.lines([last])
         if self._root is not None:
             text = "\n".join(self._root)
-            self.target.root(
-                decode_text(text, strict=True, indent_size=self.indent_size, lf_only=True)
-            )
+            value = decode_text(text, strict=True, indent_size=self.indent_size, lf_only=True)
+            if isinstance(value, dict):
+                # Held because its first line began like a root array, the text
+                # read as an object after all: its keys' lines place errors.
+                self._root_keys(value)
+            self.target.root(value)
             return
         self._close_entry()
+
+    def _root_keys(self, value: dict[str, Any]) -> None:
+        """Report the line of each top-level key of a held document read as an object."""
+        first = self.line_no - len(self._root or ()) + 1
+        for offset, line in enumerate(self._root or ()):
+            if not line or line[0] in " #":
+                continue
+            try:
+                key = split_key(line)[0]
+            except TOONError:
+                continue
+            if key in value:
+                self.target.start(key, first + offset)
 
     def _line(self, line: str) -> None:
         content = line.lstrip(" ")
