@@ -186,8 +186,9 @@ def _check_first_line(text: str) -> None:
     ):
         return  # the common case; _check_header has the last word on "\r"
     end = text.find("\n", start)
-    first = text[start:] if end < 0 else text[start:end]
-    _check_header([first.removesuffix("\r")] if text[start:] else [])
+    # (a CR is part of the line break only before an LF, as the stream reads it)
+    first = text[start:] if end < 0 else text[start:end].removesuffix("\r")
+    _check_header([first] if text[start:] else [])
 
 
 def _check_header(lines: list[str], log: RepairLog | None = None, headerless: bool = False) -> int:
