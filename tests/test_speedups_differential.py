@@ -636,3 +636,71 @@ def test_toon_bare_string_test_at_every_block_offset() -> None:
         text = assert_same(partial(eson.toon.encode, model, delimiter=delimiter))
         assert text is not None
         assert_same(partial(eson.toon.decode, text, type=TDoc), exact=False)
+
+
+# -- TOON: which strings stand without quotes ---------------------------------------------
+
+TOON_STRINGS = st.one_of(
+    st.sampled_from(
+        ["", " a", "a ", "-a", "#a", "a-", "true", "false", "null", "True", "1", "+1", "-1", "01",
+         "1.5", "1.", ".5", "1e5", "1E+5", "1e", "1e+", "1.5e-3x", "a:b", 'a"b', "a\\b", "[a", "a]",
+         "{a", "a}", "a,b", "a|b", "a\tb", "\x7f", "\x1f", "\ud800", "caf\u00e9", "\U0001f600", "a b"]
+    ),
+    st.text(alphabet="ab01+-.eE #:,|\t\"\\[]{}\x00\u00e9\ud800\U0001f600", max_size=6),
+    st.text(max_size=6),
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(TOON_STRINGS, max_size=6), st.sampled_from([",", "\t", "|"]))
+def test_toon_bare_strings_equals_the_lexicon_pattern(values: list[str], delimiter: str) -> None:
+    # The C check equals toon_quoting's _SAFE_STRING, string by string.
+    from eson._internal.wire.toon_quoting import _SAFE_STRING
+
+    native = accelerator.native
+    assert native is not None
+    expected = all(_SAFE_STRING[delimiter].fullmatch(value) is not None for value in values)
+    assert native.toon_bare_strings(values, delimiter) is expected
+    for value in values:
+        assert native.toon_bare_strings([value], delimiter) is (
+            _SAFE_STRING[delimiter].fullmatch(value) is not None
+        ), value
+    assert native.toon_bare_strings((*values, 1), delimiter) in (None, False)
+    assert native.toon_bare_strings(iter(values), delimiter) is None
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.integers(1, 4).flatmap(
+        lambda width: st.lists(st.lists(st.text(max_size=4), min_size=width, max_size=width), max_size=5)
+    ),
+    st.sampled_from([",", "\t", "|", "\u00e9", "\U0001f600"]),
+    st.sampled_from(["", "  ", "\u4e2d "]),
+    st.booleans(),
+)
+def test_join_rows_equals_joining_in_python(
+    rows: list[list[str]], delimiter: str, pad: str, tuples: bool
+) -> None:
+    native = accelerator.native
+    assert native is not None
+    width = len(rows[0]) if rows else 1
+    columns: list[Any] = [[row[j] for row in rows] for j in range(width)]
+    if tuples:
+        columns = [tuple(column) for column in columns]
+    assert native.join_rows(columns, delimiter, pad) == [pad + delimiter.join(row) for row in zip(*columns)]
+
+
+def test_join_rows_declines_what_it_does_not_join() -> None:
+    native = accelerator.native
+    assert native is not None
+    assert native.join_rows([], ",", "") is None
+    assert native.join_rows([["a"], ["b", "c"]], ",", "") is None  # lengths differ
+    assert native.join_rows([["a"], [1]], ",", "") is None  # not a str
+    assert native.join_rows([iter(["a"])], ",", "") is None  # not a list or tuple
+
+    class Text(str):
+        pass
+
+    assert native.join_rows([[Text("a")]], ",", "") is None
+    with pytest.raises(TypeError):
+        native.join_rows((["a"],), ",", "")

@@ -2958,7 +2958,8 @@ typedef struct {
  * not a choice, not read here (read_cell declines it) or of a type its mask
  * refuses: the caller then reads the section the usual way, which gives the
  * value or the precise error.  text must be an exact str (its character
- * data is read in place) and cls a class whose slots these are.
+ * data is read in place) and cls a class whose slots these are -- or dict,
+ * when slots are the rows' keys (exact str) and each row is a dict.
  *
  * No Python code runs from the first allocation on: the collector waits
  * (as in build_structs), the dicts are read without calling into Python
@@ -2983,7 +2984,18 @@ read_structs(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_ssize_t offset[64];
-    if (slot_offsets(cls, slots, offset) < 0)
+    /* cls dict: each row a dict, slots its keys (exact str: no Python code
+     * runs to hash or compare them). */
+    const int as_dict = cls == (PyObject *)&PyDict_Type;
+    if (as_dict) {
+        for (Py_ssize_t j = 0; j < width; j++) {
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(slots, j))) {
+                PyErr_SetString(PyExc_TypeError, "read_structs: the keys of dict rows are str");
+                return NULL;
+            }
+        }
+    }
+    else if (slot_offsets(cls, slots, offset) < 0)
         return NULL;
     Py_ssize_t length = PyUnicode_GET_LENGTH(text);
     if (start < 0 || start > length)
@@ -3026,11 +3038,19 @@ read_structs(PyObject *self, PyObject *args)
     int tracked_type = PyType_IS_GC(type);
     Py_ssize_t pos = start, built = 0, got = 0;
     PyObject *values[64];
-    PyObject *result = NULL;
+    PyObject *result = NULL, *keyed = NULL;
     int collecting = PyGC_Disable();
     PyObject *out = PyList_New(count);
     if (out == NULL)
         goto done;
+    if (as_dict) {
+        keyed = PyDict_New();
+        if (keyed == NULL)
+            goto done;
+        for (Py_ssize_t j = 0; j < width; j++)
+            if (PyDict_SetItem(keyed, PyTuple_GET_ITEM(slots, j), Py_None) < 0)
+                goto done;
+    }
     for (; built < count; built++) {
         if (pos >= length)
             goto unhandled; /* fewer lines than rows (a text ending in a line
@@ -3098,6 +3118,25 @@ read_structs(PyObject *self, PyObject *args)
             containers |= PyObject_IS_GC(v);
             s = e + 1;
         }
+        if (as_dict) {
+            /* A copy of the keys' dict is sized for them: no resize as the
+             * values go in (PyDict_New would grow past five keys). */
+            PyObject *row = PyDict_Copy(keyed);
+            int failed = row == NULL;
+            for (Py_ssize_t j = 0; j < width; j++) {
+                if (!failed && PyDict_SetItem(row, PyTuple_GET_ITEM(slots, j), values[j]) < 0)
+                    failed = 1;
+                Py_DECREF(values[j]); /* the dict holds its own reference */
+            }
+            got = 0;
+            if (failed) {
+                Py_XDECREF(row);
+                goto row_error;
+            }
+            PyList_SET_ITEM(out, built, row);
+            pos = end + 1;
+            continue;
+        }
         /* The instance is made only once its values are all read, so no
          * instance is ever seen (or finalized) half filled. */
         PyObject *obj = type->tp_alloc(type, 0);
@@ -3129,6 +3168,7 @@ unhandled:
 done:
     /* The rows not built yet are NULL items, which a list's dealloc skips. */
     Py_XDECREF(out);
+    Py_XDECREF(keyed);
     if (collecting)
         PyGC_Enable();
     PyMem_Free(columns);
@@ -3342,6 +3382,193 @@ is_bare(PyObject *self, PyObject *text)
     return PyBool_FromLong(str_is_bare(text));
 }
 
+/* Whether [0, n) of a str reads as TOON's numeric-like: the whole text
+ * matches [+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)? (toon_lexicon). */
+static int
+toon_numeric_like(int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t i = 0, start;
+    Py_UCS4 c = PyUnicode_READ(kind, data, 0);
+    if (c == '+' || c == '-')
+        i++;
+    start = i;
+    while (i < n && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+        i++;
+    if (i == start)
+        return 0;
+    if (i < n && PyUnicode_READ(kind, data, i) == '.') {
+        start = ++i;
+        while (i < n && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == start)
+            return 0;
+    }
+    if (i < n && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
+        i++;
+        if (i < n && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+            i++;
+        start = i;
+        while (i < n && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+            i++;
+        if (i == start)
+            return 0;
+    }
+    return i == n;
+}
+
+/* Whether a str may stand in TOON without quotes where delimiter is in force
+ * (toon_quoting's _SAFE_STRING: not empty, no character of
+ * ALWAYS_UNSAFE_CLASS or the delimiter, no - or # first, no space at
+ * either end, neither a literal nor numeric-like). */
+static int
+toon_bare(PyObject *text, Py_UCS4 delimiter)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (n == 0)
+        return 0;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    if (first == '-' || first == '#' || first == ' ' || PyUnicode_READ(kind, data, n - 1) == ' ')
+        return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c < 0x20 || c == ':' || c == '"' || c == '\\' || c == '[' || c == ']' || c == '{' ||
+            c == '}' || c == delimiter || (c >= 0xD800 && c <= 0xDFFF))
+            return 0;
+    }
+    if (n <= 5 && (equals_ascii(kind, data, 0, n, "true") || equals_ascii(kind, data, 0, n, "false") ||
+                   equals_ascii(kind, data, 0, n, "null")))
+        return 0;
+    return !toon_numeric_like(kind, data, n);
+}
+
+/* toon_bare_strings(values, delimiter) -> bool | None: whether every value
+ * of a list or tuple may stand in TOON without quotes (None: another
+ * sequence, a value not an exact str, or a delimiter not one character). */
+static PyObject *
+toon_bare_strings(PyObject *self, PyObject *args)
+{
+    PyObject *values, *delimiter;
+    if (!PyArg_ParseTuple(args, "OU", &values, &delimiter))
+        return NULL;
+    if (PyUnicode_GET_LENGTH(delimiter) != 1 || !(PyList_CheckExact(values) || PyTuple_CheckExact(values)))
+        Py_RETURN_NONE;
+    Py_UCS4 d = PyUnicode_READ_CHAR(delimiter, 0);
+    /* No Python code runs in the loop: the list keeps its items. */
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(values); i++) {
+        PyObject *item = items[i];
+        if (!PyUnicode_CheckExact(item) || !READY(item))
+            Py_RETURN_NONE;
+        if (!toon_bare(item, d))
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
+/* Copy all of text into the new str row at offset at (a memcpy when
+ * their kinds agree). */
+static int
+copy_text(PyObject *row, Py_ssize_t at, PyObject *text)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (n == 0)
+        return 0;
+    int kind = PyUnicode_KIND(row);
+    if (PyUnicode_KIND(text) == kind) {
+        memcpy((char *)PyUnicode_DATA(row) + at * kind, PyUnicode_DATA(text), (size_t)(n * kind));
+        return 0;
+    }
+    return PyUnicode_CopyCharacters(row, at, text, 0, n) < 0 ? -1 : 0;
+}
+
+/* join_rows(columns, delimiter, pad) -> list[str] | None: the rows of a
+ * table, [pad + delimiter.join(row) for row in zip(*columns)], for columns
+ * that are lists or tuples of exact str of one length (None otherwise). */
+static PyObject *
+join_rows(PyObject *self, PyObject *args)
+{
+    PyObject *columns, *delimiter, *pad;
+    if (!PyArg_ParseTuple(args, "O!UU", &PyList_Type, &columns, &delimiter, &pad))
+        return NULL;
+    Py_ssize_t width = PyList_GET_SIZE(columns);
+    if (width == 0 || !READY(delimiter) || !READY(pad))
+        Py_RETURN_NONE;
+    /* The collector waits (as in build_structs): no finalizer runs to
+     * change the columns while the rows are made. */
+    int collecting = PyGC_Disable();
+    PyObject *out = NULL;
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!(PyList_CheckExact(column) || PyTuple_CheckExact(column)) ||
+            (count >= 0 && PySequence_Fast_GET_SIZE(column) != count))
+            goto unhandled;
+        count = PySequence_Fast_GET_SIZE(column);
+    }
+    out = PyList_New(count);
+    if (out == NULL)
+        goto done;
+    Py_ssize_t dlen = PyUnicode_GET_LENGTH(delimiter), plen = PyUnicode_GET_LENGTH(pad);
+    /* The rows are canonical str: the widest character they hold decides
+     * their kind (the delimiter only when a row has two cells or more). */
+    Py_UCS4 base = 0;
+    if (width > 1 && dlen)
+        base = PyUnicode_MAX_CHAR_VALUE(delimiter);
+    if (plen && PyUnicode_MAX_CHAR_VALUE(pad) > base)
+        base = PyUnicode_MAX_CHAR_VALUE(pad);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t length = plen + dlen * (width - 1);
+        Py_UCS4 maxchar = base;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *cell = PySequence_Fast_ITEMS(PyList_GET_ITEM(columns, j))[i];
+            if (!PyUnicode_CheckExact(cell) || !READY(cell))
+                goto unhandled;
+            if (PyUnicode_GET_LENGTH(cell) > PY_SSIZE_T_MAX - length) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            length += PyUnicode_GET_LENGTH(cell);
+            if (PyUnicode_MAX_CHAR_VALUE(cell) > maxchar)
+                maxchar = PyUnicode_MAX_CHAR_VALUE(cell);
+        }
+        PyObject *row = PyUnicode_New(length, maxchar);
+        if (row == NULL)
+            goto done;
+        PyList_SET_ITEM(out, i, row);
+        Py_ssize_t at = 0;
+        if (copy_text(row, at, pad) < 0)
+            goto done;
+        at += plen;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            if (j) {
+                if (copy_text(row, at, delimiter) < 0)
+                    goto done;
+                at += dlen;
+            }
+            PyObject *cell = PySequence_Fast_ITEMS(PyList_GET_ITEM(columns, j))[i];
+            if (copy_text(row, at, cell) < 0)
+                goto done;
+            at += PyUnicode_GET_LENGTH(cell);
+        }
+    }
+    if (collecting)
+        PyGC_Enable();
+    return out;
+unhandled:
+    Py_XDECREF(out);
+    if (collecting)
+        PyGC_Enable();
+    Py_RETURN_NONE;
+done:
+    /* An error: the rows not made yet are NULL items, which a list's dealloc skips. */
+    Py_XDECREF(out);
+    if (collecting)
+        PyGC_Enable();
+    return NULL;
+}
+
 /* format_float(value) -> str | None: ESON text of an exact finite float. */
 static PyObject *
 format_float(PyObject *self, PyObject *value)
@@ -3495,6 +3722,9 @@ static PyMethodDef methods[] = {
     {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},
     {"quote", quote, METH_O, "quote(text) -> str | None"},
     {"is_bare", is_bare, METH_O, "is_bare(text) -> bool | None"},
+    {"join_rows", join_rows, METH_VARARGS, "join_rows(columns, delimiter, pad) -> list[str] | None"},
+    {"toon_bare_strings", toon_bare_strings, METH_VARARGS,
+     "toon_bare_strings(values, delimiter) -> bool | None"},
     {"format_float", format_float, METH_O, "format_float(value) -> str | None"},
     {"parse_float", parse_float, METH_O, "parse_float(text) -> float | None"},
     {"char_classes", char_classes, METH_VARARGS, "char_classes(start, stop) -> bytes"},

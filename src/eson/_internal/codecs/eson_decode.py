@@ -45,7 +45,7 @@ from eson._internal.codecs.validation import validation_error as shared_validati
 from eson._internal.schema.annotations import literal_values
 from eson._internal.schema.binding import Binding, PrebuiltValidator, Problem
 from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
-from eson._internal.wire.eson_cells import decode_cell, decode_column, encode_str
+from eson._internal.wire.eson_cells import decode_column, encode_str
 from eson._internal.wire.eson_lexicon import HEADER
 from eson._internal.wire.eson_reader import (
     Document,
@@ -53,10 +53,16 @@ from eson._internal.wire.eson_reader import (
     Section,
     build_records,
     decode_section,
-    read_head,
     split_columns,
 )
-from eson._internal.wire.eson_stream import LineReader, SectionTarget, check_swallowed, read_text
+from eson._internal.wire.eson_stream import (
+    LineReader,
+    Reading,
+    SectionTarget,
+    check_swallowed,
+    read_fast,
+    read_text,
+)
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import DecodeError, ESONError, ValidationError
 
@@ -524,124 +530,28 @@ class DocumentReader:
     def _fast_plain(self, data: Document) -> tuple[dict[str, Any], list[Section], list[str]] | None:
         """:meth:`plain` of a strict read, with record rows built straight from the text.
 
-        For the common case only: a ``str`` (or UTF-8 ``bytes``) starting
-        with the header line, without CR or a byte-order mark.  Record
-        sections of the entries in :attr:`struct_entries` are read by
-        ``native.read_structs`` in one pass (no line, cell or column lists);
-        every other section is cut from the text and decoded as
-        :meth:`plain` decodes it.  Also returns the names of the record
-        arrays whose values are lists of built rows.
-
-        ``None`` whenever the document's structure is not exactly what the
-        scan expects (a head :func:`~eson._internal.wire.eson_reader.read_head`
-        refuses, too few lines, a row :func:`native.read_structs` declines,
-        a cell that does not decode, a one-column array where an entry of
-        the schema is missing): :meth:`plain`, the reference reader, then
-        reads it and reports the precise error.  So this path never raises
-        a reading error of its own.
+        :func:`~eson._internal.wire.eson_stream.read_fast` with this class's
+        entry decoders, the record entries of :attr:`struct_entries` read by
+        ``native.read_structs``; ``None`` (then :meth:`plain` reads the text)
+        when that path declines, or when a one-column array may have taken
+        in an entry of the schema the document lacks (:meth:`plain` judges).
         """
-        assert native is not None
-        if type(data) is str:
-            text = data
-        elif type(data) is bytes:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                return None
-        else:
+        done = read_fast(data, self._reading, self._decode_section, self._heads)
+        if done is None:
             return None
-        if not text.startswith(_HEADER_LINE) or "\r" in text:
-            return None
-        length = len(text)
-        pos = len(_HEADER_LINE)
-        line_no = 2
-        seen: set[str] = set()
-        sections: list[Section] = []
-        built: dict[str, list[Any]] = {}
-        scalars: dict[str, str] = {}
-        readers = self.struct_entries
-        heads = self._heads
-        read_structs = native.read_structs
-        try:
-            while pos < length:
-                stop = text.find("\n", pos)
-                if stop < 0:
-                    stop = length
-                line = text[pos:stop]
-                head = heads.get(line)
-                if head is None:
-                    head = read_head(line, line_no, seen, None)
-                    assert head is not None  # a strict read skips no line
-                    if len(heads) < _HEADS_KEPT and len(line) <= _HEAD_KEPT_LENGTH:
-                        heads[line] = head
-                elif head.name in seen:
-                    return None  # a duplicate name: plain() reports it
-                else:
-                    seen.add(head.name)
-                name = head.name
-                start = stop + 1
-                if head.kind == "scalar":
-                    cell = head.cell or ""
-                    sections.append(Section(name, "scalar", line_no, None, 1, [cell]))
-                    scalars[name] = cell
-                    pos = start
-                    line_no += 1
-                    continue
-                count = head.count
-                records = readers.get(name)
-                reading = None
-                if records is not None and head.kind == self.entries[name].wanted:  # type: ignore[attr-defined]
-                    reading = records.reading(head.kind, head.fields)
-                body: list[str] = []
-                if reading is not None:
-                    done = read_structs(text, start, count, *reading)
-                    if done is None:
-                        return None
-                    built[name], pos = done
-                elif count:
-                    end = native.skip_lines(text, start, count)
-                    if end < 0:
-                        return None
-                    body = text[start:end].split("\n")
-                    pos = end + 1
-                else:
-                    pos = start
-                sections.append(Section(name, head.kind, line_no, head.fields, count, body))
-                line_no += 1 + count
-        except DecodeError:
-            return None
-        if not self.wires.issubset(seen) and any(  # (names outside the schema count in seen too)
+        document, sections, _ = done
+        if not self.wires.issubset(document) and any(
             section.kind in ("array", "records") and len(section.fields or ((),)) == 1
             for section in sections
         ):
-            return None  # a one-column array may have taken in a missing entry: plain() judges
-        entries = self.entries
-        document: dict[str, Any] = {}
-        for section in sections:
-            name = section.name
-            rows = built.get(name)
-            if rows is not None:
-                document[name] = rows if section.kind == "records" else rows[0]
-                continue
-            scalar = scalars.get(name)
-            if scalar is not None:
-                # What every entry decoder gives a scalar section (decode_section)
-                # when the cell reads; else the decoder raises the located error.
-                try:
-                    document[name] = decode_cell(scalar)
-                    continue
-                except DecodeError:
-                    pass
-            try:
-                document[name] = entries.get(name, _plain_section)(section, None)
-            except DecodeError:
-                return None  # plain() reports it, in the order it reads the text
-        lists = [
-            section.name
-            for section in sections
-            if section.kind == "records" and section.name in built
-        ]
-        return document, sections, lists
+            return None
+        return done
+
+    def _reading(self, head: Head) -> Reading | None:
+        records = self.struct_entries.get(head.name)
+        if records is None or head.kind != self.entries[head.name].wanted:  # type: ignore[attr-defined]
+            return None
+        return records.reading(head.kind, head.fields)
 
     def decode(
         self,

@@ -52,6 +52,7 @@ from eson._internal.wire.toon_quoting import (
     format_string,
     primitive_formatter,
     quote,
+    table_rows,
 )
 from eson._internal.wire.toon_writer import Writer, encode_value
 from eson.errors import TOONError
@@ -861,7 +862,6 @@ def _records_member(record: ObjectWriter, slow: MemberWriter) -> MemberWriter:
     """A field holding a list of instances: a table, or list items."""
     writers = record.writers
     symbol = writers.symbol
-    join = writers.delimiter.join
     one_class = {record.cls}
 
     def write(w: Writer, start: str, value: Any, inner: int, level: int) -> None:
@@ -898,8 +898,7 @@ def _records_member(record: ObjectWriter, slow: MemberWriter) -> MemberWriter:
                     fields, columns = layout
                     lines = w.lines
                     lines.append(f"{start}[{count}{symbol}]{{{writers.header_text(fields)}}}:")
-                    pad = w.pad(inner)
-                    lines.extend([pad + join(row) for row in zip(*columns)])
+                    lines.extend(table_rows(list(columns), writers.delimiter, w.pad(inner)))
                     return
                 if layout is NOT_TABLE and not record.empty:
                     lines = w.lines

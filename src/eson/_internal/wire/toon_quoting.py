@@ -28,6 +28,7 @@ from typing import Any
 
 import msgspec
 
+from eson._internal.accelerator import native
 from eson._internal.wire.toon_lexicon import (
     ALWAYS_UNSAFE_CLASS,
     DELIMITERS,
@@ -117,18 +118,38 @@ def format_string(text: str, delimiter: str = ",") -> str:
 def format_str_column(values: Sequence[str], delimiter: str = ",") -> list[str]:
     """Return the tokens of a column of strings: ``format_string`` of each, faster.
 
-    The whole column is checked with one regular-expression scan; only when
-    some string needs quotes is each one looked at on its own.
+    The whole column is checked in one pass (the accelerator's
+    ``toon_bare_strings``, else one regular-expression scan); only when some
+    string needs quotes is each one looked at on its own.
 
     Raises:
         TypeError: if a value is not a ``str`` (subclasses count as ``str``).
         TOONError: for a string holding a surrogate code point.
     """
-    joined = "\n".join(values)
-    if joined.count("\n") == len(values) - 1 and _SAFE_LINES[delimiter].fullmatch(joined):
+    bare = None
+    if native is not None and type(values) in (list, tuple):
+        bare = native.toon_bare_strings(values, delimiter)  # type: ignore[arg-type]
+    if bare is True:
         return list(values)
+    if bare is None:
+        joined = "\n".join(values)
+        if joined.count("\n") == len(values) - 1 and _SAFE_LINES[delimiter].fullmatch(joined):
+            return list(values)
     safe = _SAFE_STRING[delimiter].fullmatch
     return [value if safe(value) is not None else quote(value) for value in values]
+
+
+def table_rows(columns: list[Any], delimiter: str, pad: str) -> list[str]:
+    """The lines of a table's rows: ``pad`` and each row's cells joined by ``delimiter``.
+
+    ``columns`` holds the cells (``str``) column by column.
+    """
+    if native is not None:
+        rows = native.join_rows(columns, delimiter, pad)
+        if rows is not None:
+            return rows
+    join = delimiter.join
+    return [pad + join(row) for row in zip(*columns)]
 
 
 def format_key(key: str) -> str:

@@ -31,6 +31,7 @@ from eson._internal.wire.toon_quoting import (
     format_str_column,
     primitive_formatter,
     quote,
+    table_rows,
 )
 from eson.errors import TOONError
 
@@ -275,9 +276,7 @@ class Writer:
         if layout is not None:
             fields, columns = layout
             self.lines.append(start + self.header(count, fields, False))
-            pad = self.pad(inner)
-            join = self.delimiter.join
-            self.lines.extend([pad + join(row) for row in zip(*columns)])
+            self.lines.extend(table_rows(columns, self.delimiter, self.pad(inner)))
             return
         self.lines.append(f"{start}[{count}{self.symbol}]:")
         self.list_items(items, inner, level)
