@@ -3382,67 +3382,6 @@ is_bare(PyObject *self, PyObject *text)
     return PyBool_FromLong(str_is_bare(text));
 }
 
-/* Whether [0, n) of a str reads as TOON's numeric-like: the whole text
- * matches [+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)? (toon_lexicon). */
-static int
-toon_numeric_like(int kind, const void *data, Py_ssize_t n)
-{
-    Py_ssize_t i = 0, start;
-    Py_UCS4 c = PyUnicode_READ(kind, data, 0);
-    if (c == '+' || c == '-')
-        i++;
-    start = i;
-    while (i < n && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-        i++;
-    if (i == start)
-        return 0;
-    if (i < n && PyUnicode_READ(kind, data, i) == '.') {
-        start = ++i;
-        while (i < n && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-        if (i == start)
-            return 0;
-    }
-    if (i < n && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
-        i++;
-        if (i < n && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
-            i++;
-        start = i;
-        while (i < n && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-        if (i == start)
-            return 0;
-    }
-    return i == n;
-}
-
-/* Whether a str may stand in TOON without quotes where delimiter is in force
- * (toon_quoting's _SAFE_STRING: not empty, no character of
- * ALWAYS_UNSAFE_CLASS or the delimiter, no - or # first, no space at
- * either end, neither a literal nor numeric-like). */
-static int
-toon_bare(PyObject *text, Py_UCS4 delimiter)
-{
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (n == 0)
-        return 0;
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
-    if (first == '-' || first == '#' || first == ' ' || PyUnicode_READ(kind, data, n - 1) == ' ')
-        return 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, k);
-        if (c < 0x20 || c == ':' || c == '"' || c == '\\' || c == '[' || c == ']' || c == '{' ||
-            c == '}' || c == delimiter || (c >= 0xD800 && c <= 0xDFFF))
-            return 0;
-    }
-    if (n <= 5 && (equals_ascii(kind, data, 0, n, "true") || equals_ascii(kind, data, 0, n, "false") ||
-                   equals_ascii(kind, data, 0, n, "null")))
-        return 0;
-    return !toon_numeric_like(kind, data, n);
-}
-
 /* toon_bare_strings(values, delimiter) -> bool | None: whether every value
  * of a list or tuple may stand in TOON without quotes (None: another
  * sequence, a value not an exact str, or a delimiter not one character). */
@@ -3459,9 +3398,10 @@ toon_bare_strings(PyObject *self, PyObject *args)
     PyObject **items = PySequence_Fast_ITEMS(values);
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(values); i++) {
         PyObject *item = items[i];
+        int surrogate;
         if (!PyUnicode_CheckExact(item) || !READY(item))
             Py_RETURN_NONE;
-        if (!toon_bare(item, d))
+        if (!toon_is_safe(item, d, &surrogate))
             Py_RETURN_FALSE;
     }
     Py_RETURN_TRUE;
