@@ -69,3 +69,21 @@ def test_lazy_names_are_not_loaded_by_import() -> None:
 def test_the_version_is_the_installed_distribution_s() -> None:
     assert eson.__version__ == version("typed-eson")
     assert eson.__version__ not in SOURCE  # written once, in pyproject.toml
+
+
+def test_every_format_name_list_agrees_with_the_registry() -> None:
+    # One registry (eson.agent.formats): the payload formats are the wire
+    # formats a reply may carry, by short name; the document formats are
+    # ESON's names and TOON's; each tuple matches its Literal.
+    import typing
+
+    from eson.agent import formats
+
+    names = {wire.name for wire in formats.WIRE_FORMATS.values()}
+    assert set(formats.PAYLOAD_FORMATS) <= names
+    assert typing.get_args(formats.PayloadFormat) == formats.PAYLOAD_FORMATS
+    assert formats.FORMATS == typing.get_args(formats.Format) == tuple(formats.WIRE_FORMATS)
+    assert {formats.normalize_format(name) for name in typing.get_args(formats.DocumentFormat)} == {
+        "eson/1",
+        "toon",
+    }

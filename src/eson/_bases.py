@@ -143,13 +143,13 @@ class ModelMethods:
                 ``ValidationError``) with lines counted in ``text``.
             eson.TruncatedError: the reply was cut off (unless ``partial``).
         """
-        from eson.agent.payload import FORMATS
+        from eson.agent.formats import PAYLOAD_FORMATS
         from eson.agent.replies import parse_reply
 
         return parse_reply(
             text,
             cls,
-            formats=FORMATS if formats is None else formats,
+            formats=PAYLOAD_FORMATS if formats is None else formats,
             partial=partial,
             repairs=repairs,
             validation_strict=validation_strict,

@@ -42,8 +42,11 @@ from eson.errors import EncodeError
 __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
+    "PAYLOAD_FORMATS",
     "WIRE_FORMATS",
+    "DocumentFormat",
     "Format",
+    "PayloadFormat",
     "WireFormat",
     "compact_json",
     "normalize_format",
@@ -59,6 +62,19 @@ Format = Literal["eson/1", "toon", "columnar", "json"]
 
 #: Every format, densest-first as the negotiation ranks them.
 FORMATS: tuple[Format, ...] = ("eson/1", "toon", "columnar", "json")
+
+#: The formats of a payload found in a model's reply, by short name
+#: (:attr:`WireFormat.name`): what :func:`eson.parse_reply` and the adapters
+#: read.  Columnar JSON is a format agents send each other, not one models
+#: are asked to write.
+PayloadFormat = Literal["eson", "toon", "json"]
+
+#: The payload formats, in the default order of preference.
+PAYLOAD_FORMATS: tuple[PayloadFormat, ...] = ("eson", "toon", "json")
+
+#: A format a document is streamed in, or a prompt teaches: ESON (``"eson"``
+#: or its token ``"eson/1"``) or TOON.
+DocumentFormat = Literal["eson", "eson/1", "toon"]
 
 #: What people call them.
 FORMAT_NAMES: dict[str, str] = {

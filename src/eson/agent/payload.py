@@ -48,7 +48,6 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from eson._internal.wire.eson_lenient import is_blank
 from eson._internal.wire.eson_lexicon import VERSION_PREFIX, VERSION_SOURCE
@@ -60,13 +59,12 @@ from eson._internal.wire.toon_lexicon import (
     SAFE_KEY_SOURCE,
 )
 from eson._internal.wire.toon_stream import ends_document
+from eson.agent.formats import PAYLOAD_FORMATS, PayloadFormat
 from eson.agent.negotiation import detect
 from eson.errors import DecodeError, echo
 
 __all__ = [
     "CODE_TAGS",
-    "FORMATS",
-    "Format",
     "Payload",
     "extract",
     "fence_closing",
@@ -78,11 +76,6 @@ __all__ = [
     "starts_toon",
     "unread_fence",
 ]
-
-Format = Literal["eson", "toon", "json"]
-
-#: The formats a reply may be in, in the default order of preference.
-FORMATS: tuple[Format, ...] = ("eson", "toon", "json")
 
 _FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.\-]*)[^`]*")
 _PAYLOAD_TAGS = {"": None, "eson": "eson", "toon": "toon", "json": "json", "jsonc": "json"}
@@ -107,7 +100,7 @@ _TOON_KEY = f"(?:{QUOTED_SOURCE}|{SAFE_KEY_SOURCE})"
 _TOON_LINE = re.compile(rf"({_TOON_KEY})(\[[^\]\n]*\](?:\{{[^}}\n]*\}})?)?:(?:[ \t].*)?")
 _TOON_ROOT = re.compile(rf"\[{DIGITS_SOURCE}{DELIMITER_SYMBOL_SOURCE}\](?:\{{[^}}\n]*\}})?:.*")
 _VERSION = re.compile(VERSION_SOURCE)
-_DETECTED: dict[str, Format] = {
+_DETECTED: dict[str, PayloadFormat] = {
     "eson/1": "eson",
     "toon": "toon",
     "json": "json",
@@ -138,7 +131,7 @@ class Payload:
 
     lines: list[str]
     terminated: bool
-    format: Format
+    format: PayloadFormat
     first_line: int
     fenced: bool
     tag: str | None = None
@@ -198,7 +191,7 @@ def extract(text: str | bytes | bytearray | memoryview) -> str:
 
 def locate(
     text: str | bytes | bytearray | memoryview,
-    formats: Sequence[str] = FORMATS,
+    formats: Sequence[str] = PAYLOAD_FORMATS,
     names: Collection[str] | None = None,
 ) -> Payload:
     """Find the payload of a reply among the allowed ``formats`` (see the module documentation).
@@ -242,14 +235,14 @@ def locate(
     raise DecodeError(message, line=1)
 
 
-def _check_formats(formats: Sequence[str]) -> tuple[Format, ...]:
+def _check_formats(formats: Sequence[str]) -> tuple[PayloadFormat, ...]:
     if isinstance(formats, str):
         raise TypeError("formats must be a sequence of format names, e.g. ('eson', 'json')")
-    chosen: list[Format] = []
+    chosen: list[PayloadFormat] = []
     for given in formats:
         # "eson/1" is ESON's name in eson.choose and eson.detect: both spellings work.
         name = "eson" if given == "eson/1" else given
-        if name not in FORMATS:
+        if name not in PAYLOAD_FORMATS:
             raise ValueError(
                 f"unknown reply format {echo(given)}; use 'eson' (or 'eson/1'), 'toon' or 'json'"
             )
@@ -458,7 +451,7 @@ def _trimmed(lines: list[str]) -> tuple[int, int]:
     return start, end
 
 
-def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
+def _payload(block: _Block, start: int, end: int, fmt: PayloadFormat) -> Payload:
     # Every line of a reply but its very last had a line break after it.  Keep
     # that fact: a cut-off last line must not look complete (partial reading).
     terminated = end < len(block.lines) or not block.ends_reply
@@ -473,7 +466,7 @@ def _payload(block: _Block, start: int, end: int, fmt: Format) -> Payload:
     )
 
 
-def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Payload | None:
+def _fenced_payload(block: _Block, fmt: PayloadFormat, allowed: Sequence[PayloadFormat]) -> Payload | None:
     tag = block.tag or ""
     if not is_payload_tag(tag):
         return None  # code in another language
@@ -490,7 +483,7 @@ def _fenced_payload(block: _Block, fmt: Format, allowed: Sequence[Format]) -> Pa
     return _payload(block, start, end, fmt)
 
 
-def _content_format(lines: list[str], hint: str | None, allowed: Sequence[Format]) -> Format | None:
+def _content_format(lines: list[str], hint: str | None, allowed: Sequence[PayloadFormat]) -> PayloadFormat | None:
     """The format of a fenced block's content, or ``None`` if none of ``allowed`` fits.
 
     The payload detection rules of :func:`eson.detect` decide (ESON header,
@@ -527,17 +520,17 @@ class _Unfenced:
     """
 
     def __init__(
-        self, block: _Block, allowed: Sequence[Format], names: Collection[str] | None
+        self, block: _Block, allowed: Sequence[PayloadFormat], names: Collection[str] | None
     ) -> None:
         self.block = block
         self.allowed = allowed
         self.names = names
         self.text = "\n".join(block.lines)
-        self._found: dict[Format, list[tuple[Payload, Span]]] = {}
+        self._found: dict[PayloadFormat, list[tuple[Payload, Span]]] = {}
         self._starts: list[int] | None = None
         self._headed: list[tuple[Payload, Span]] | None = None
 
-    def whole(self, fmt: Format) -> list[Payload]:
+    def whole(self, fmt: PayloadFormat) -> list[Payload]:
         """The candidates in ``fmt`` that no candidate in another allowed format contains."""
         if fmt == "eson":
             # An ESON document starts a line with its header or an entry:
@@ -550,7 +543,7 @@ class _Unfenced:
             if not any(_inside(span, outer) for found in others for _, outer in found)
         ]
 
-    def found(self, fmt: Format) -> list[tuple[Payload, Span]]:
+    def found(self, fmt: PayloadFormat) -> list[tuple[Payload, Span]]:
         """Every candidate in ``fmt`` with its span, searched on first use."""
         if fmt in self._found:
             return self._found[fmt]

@@ -27,7 +27,7 @@ import enum
 import math
 import uuid
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from eson._internal.codecs.layout import DocumentLayout, LayoutFormat, class_doc, document_layout
 from eson._internal.schema.annotations import (
@@ -43,11 +43,12 @@ from eson._internal.schema.annotations import (
 from eson._internal.schema.binding import NO_DEFAULT, Binding
 from eson._internal.schema.compile import document_schema, record_schema
 from eson._internal.schema.model import FieldSchema
+from eson.agent.formats import DocumentFormat
 from eson.errors import ESONError
 
 __all__ = ["PromptCost", "PromptFormat", "example_document", "primer", "prompt", "prompt_cost"]
 
-PromptFormat = Literal["eson", "eson/1", "toon"]
+PromptFormat = DocumentFormat  # (eson.agent.formats, where every format name is defined)
 
 _ESON_WRITER = """Write ESON. Line 1 is !eson/1, then entries:
 name=value  one value

@@ -43,7 +43,8 @@ from eson._internal.wire.options import read_options, untyped_options
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text
 from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
-from eson.agent.payload import FORMATS, Payload, locate
+from eson.agent.formats import PAYLOAD_FORMATS
+from eson.agent.payload import Payload, locate
 from eson.agent.stop import stop_kind
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
 
@@ -59,7 +60,7 @@ def parse_reply(
     text: Data,
     type: None = None,
     *,
-    formats: Sequence[str] = FORMATS,
+    formats: Sequence[str] = PAYLOAD_FORMATS,
     partial: bool = False,
     repairs: list[Repair] | None = None,
     validation_strict: None = None,
@@ -74,7 +75,7 @@ def parse_reply(
     text: Data,
     type: builtins.type[T],
     *,
-    formats: Sequence[str] = FORMATS,
+    formats: Sequence[str] = PAYLOAD_FORMATS,
     partial: bool = False,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
@@ -88,7 +89,7 @@ def parse_reply(
     text: Data,
     type: builtins.type[T] | None = None,
     *,
-    formats: Sequence[str] = FORMATS,
+    formats: Sequence[str] = PAYLOAD_FORMATS,
     partial: bool = False,
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,

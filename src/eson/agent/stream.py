@@ -42,6 +42,7 @@ from eson._internal.wire.options import (
 )
 from eson._internal.wire.repairs import Repair
 from eson.agent.cutoff import Progress, cut_repair, cut_signal, truncated
+from eson.agent.formats import DocumentFormat
 from eson.agent.payload import (
     fence_closing,
     fence_opening,
@@ -58,7 +59,7 @@ __all__ = ["Event", "StreamDecoder"]
 
 T = TypeVar("T")
 
-StreamFormat = Literal["eson", "eson/1", "toon"]
+StreamFormat = DocumentFormat  # (eson.agent.formats, where every format name is defined)
 
 
 class _ReplyFilter:
