@@ -56,6 +56,14 @@ def text_of(data: str | bytes | bytearray | memoryview) -> str:
     return text
 
 
+
+def count_error(what: str, declared: int, unit: str, got: int, line: int | None = None) -> TOONError:
+    """The error of a TOON array, table or keyed table whose length disagrees with its header.
+
+    The one wording of it, for the whole-text parser and the stream alike.
+    """
+    return TOONError(f"{what} declares {declared} {unit} but has {got}", line=line)
+
 class Positions:
     """Where the decoder found each value: filled in by :func:`decode_text`.
 
@@ -383,9 +391,7 @@ class _Parser:
             if items:
                 self.open_spans -= 1
             if self.strict and len(items) != frame.expected:
-                raise TOONError(
-                    f"array declares {frame.expected} items but has {len(items)}", line=frame.line
-                )
+                raise count_error("array", frame.expected, "items", len(items), frame.line)
 
     def _close_all(self) -> None:
         while self.stack and self.stack[-1].kind != _TRAIL:
@@ -518,7 +524,7 @@ class _Parser:
                 for position, token in enumerate(tokens):
                     self.positions.tokens[id(value), position] = (value, token)
             if self.strict and len(value) != header.length:
-                raise TOONError(f"array declares {header.length} values but has {len(value)}")
+                raise count_error("array", header.length, "values", len(value))
         else:
             value = []
             self.stack.append(
@@ -602,7 +608,7 @@ class _Parser:
             ) from None
         if strict and len(texts) != header.length:
             self.index = index
-            raise TOONError(f"table declares {header.length} rows but has {len(texts)}")
+            raise count_error("table", header.length, "rows", len(texts))
         if texts and layout.objects > 1:
             self.index = index
             try:
@@ -709,5 +715,5 @@ class _Parser:
             line_no += 1
         if strict and seen != header.length:
             self.index = index
-            raise TOONError(f"keyed table declares {header.length} entries but has {seen}")
+            raise count_error("keyed table", header.length, "entries", seen)
         return line_no

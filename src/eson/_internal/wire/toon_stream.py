@@ -34,7 +34,7 @@ from eson._internal.wire.eson_reader import looks_like_prose
 from eson._internal.wire.options import indent_size_of
 from eson._internal.wire.toon_header import Header, parse_header
 from eson._internal.wire.toon_limits import MAX_DEPTH
-from eson._internal.wire.toon_parser import decode_text, is_key_value, split_key
+from eson._internal.wire.toon_parser import count_error, decode_text, is_key_value, split_key
 from eson._internal.wire.toon_quoting import parse_primitive
 from eson._internal.wire.toon_scanner import find_unquoted, split_cells
 from eson.errors import TOONError
@@ -291,20 +291,14 @@ class LineReader:
             table = self._table
             self._table = None
             if table.rows != table.header.length:
-                raise TOONError(
-                    f"table declares {table.header.length} rows but has {table.rows}",
-                    line=table.line,
-                )
+                raise count_error("table", table.header.length, "rows", table.rows, table.line)
             self.target.end(table.key, table.rows)
         elif self._list is not None:
             items = self._list
             self._close_item(items)
             self._list = None
             if items.rows != items.header.length:
-                raise TOONError(
-                    f"array declares {items.header.length} items but has {items.rows}",
-                    line=items.line,
-                )
+                raise count_error("array", items.header.length, "items", items.rows, items.line)
             self.target.end(items.key, items.rows)
         elif self._block:
             if self._block_done:
