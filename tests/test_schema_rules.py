@@ -759,3 +759,15 @@ def test_the_plugin_and_the_runtime_share_one_table() -> None:
         code: summary[:1].upper() + summary[1:] for code, summary in rule_table.RULES.items()
     }
     assert plugin.is_eson_name("a.b-c_1") and not plugin.is_eson_name("1a")
+
+
+def test_the_mypy_plugin_names_the_runtime_leaf_types() -> None:
+    # One leaf table (eson._internal.schema.annotations.LEAVES) for the TOON shapes, the
+    # prompt layouts and examples; the mypy plugin's names are held to it.
+    from eson._internal.schema.annotations import LEAVES
+    from eson.mypy import FLAVOUR_SCALAR_TYPES, SCALAR_TYPES
+
+    shared = {leaf.fullname for leaf in LEAVES if leaf.cls is not bytearray}
+    assert SCALAR_TYPES - {"_decimal.Decimal"} == shared
+    assert "builtins.bytearray" in FLAVOUR_SCALAR_TYPES["msgspec"]
+    assert "builtins.bytearray" not in FLAVOUR_SCALAR_TYPES["pydantic"]

@@ -21,16 +21,14 @@ in tokens.
 
 from __future__ import annotations
 
-import datetime
-import decimal
 import enum
 import math
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from eson._internal.codecs.layout import DocumentLayout, LayoutFormat, class_doc, document_layout
 from eson._internal.schema.annotations import (
+    LEAF_EXAMPLES,
     NONE_TYPE,
     container_args,
     container_kind,
@@ -115,14 +113,7 @@ def primer(format: PromptFormat = "eson", *, reader: bool = False, numbered: boo
 
 # -- the example -------------------------------------------------------------------------
 
-_FIXED: dict[type, Any] = {
-    datetime.datetime: "2026-01-31T12:00:00Z",
-    datetime.date: "2026-01-31",
-    datetime.time: "12:00:00",
-    datetime.timedelta: "PT1H",
-    uuid.UUID: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
-    decimal.Decimal: "12.5",
-}
+_FIXED: dict[type, Any] = LEAF_EXAMPLES
 
 
 class _NoExampleError(Exception):

@@ -23,16 +23,14 @@ have looked like.
 
 from __future__ import annotations
 
-import datetime
-import decimal
 import enum
 import json
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from eson._internal.schema.annotations import (
+    LEAF_WORDS,
     NONE_TYPE,
     container_args,
     container_kind,
@@ -53,20 +51,7 @@ LayoutFormat = Literal["eson", "toon"]
 _MAX_DEPTH = 4
 _CONSTRAINTS = ("ge", "gt", "le", "lt", "multiple_of", "min_length", "max_length", "pattern")
 _OPERATORS = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<"}
-_NAMED_TYPES: dict[type, str] = {
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-    datetime.datetime: "date-time (ISO 8601 string)",
-    datetime.date: "date (YYYY-MM-DD string)",
-    datetime.time: "time (HH:MM:SS string)",
-    datetime.timedelta: "duration (ISO 8601 string, e.g. PT1H30M)",
-    uuid.UUID: "UUID string",
-    decimal.Decimal: "decimal number (as a string)",
-    bytes: "bytes (as a string)",
-    bytearray: "bytes (as a string)",
-}
+_NAMED_TYPES: dict[type, str] = LEAF_WORDS
 _PLURALS = {"string": "strings", "integer": "integers", "number": "numbers", "boolean": "booleans"}
 
 

@@ -14,15 +14,13 @@ untyped path, so a wrong guess costs time, never correctness.
 
 from __future__ import annotations
 
-import datetime
-import decimal
 import enum
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from eson._internal.schema.annotations import (
+    CONVERTED_LEAVES,
     NONE_TYPE,
     PLAIN_TYPES,
     cell_type,
@@ -38,19 +36,8 @@ from eson._internal.schema.binding import Binding
 from eson._internal.schema.compile import record_schema
 from eson._internal.schema.model import CellType, FieldSchema, RecordSchema
 
-# Classes whose JSON-mode form is a string or a number in both frameworks.
-_SCALAR_CLASSES: frozenset[type] = frozenset(
-    {
-        datetime.datetime,
-        datetime.date,
-        datetime.time,
-        datetime.timedelta,
-        uuid.UUID,
-        decimal.Decimal,
-        bytes,
-        bytearray,
-    }
-)
+# Classes whose JSON-mode form is a string or a number (the leaf table).
+_SCALAR_CLASSES: frozenset[type] = CONVERTED_LEAVES
 
 
 class Kind(enum.Enum):

@@ -1,4 +1,4 @@
-"""Reading type annotations: unwrapping, unions, literals and shapes.
+"""Reading type annotations: unwrapping, unions, literals, shapes and the leaf types.
 
 Framework-independent helpers; whatever needs framework knowledge (is this a
 model class? can it serialize that class?) is asked of a
@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import collections
 import collections.abc as abc
+import datetime
+import decimal
 import enum
 import types
 import typing
+import uuid
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import typing_extensions
 
@@ -22,6 +25,71 @@ from eson._internal.schema.model import CellType
 
 NONE_TYPE: type = type(None)
 PLAIN_TYPES: frozenset[type] = frozenset({str, int, float, bool, NONE_TYPE})
+
+
+# -- the leaf types -----------------------------------------------------------------------
+# Classes whose values are one cell on the wire, in one table.  Every reader of a
+# type that needs its leaves -- the TOON shapes (a leaf is never a nested object),
+# the layout a prompt shows (the type in words), the example a prompt writes --
+# reads LEAVES; the mypy plugin's eson.mypy.SCALAR_TYPES names the same classes
+# (a test holds the two together).  None, Literal, enums, models and Any are not
+# in it: they are handled structurally.
+
+
+class Leaf(NamedTuple):
+    """One leaf type.
+
+    Attributes:
+        cls: The class (a subclass counts as it).
+        fullname: Its name as mypy spells it (``"datetime.date"``).
+        words: The type in a prompt's words (``"date (YYYY-MM-DD string)"``).
+        example: A value of it in JSON mode, for an example document
+            (``None``: made up another way, from the field's constraints).
+    """
+
+    cls: type
+    fullname: str
+    words: str
+    example: Any = None
+
+
+LEAVES: tuple[Leaf, ...] = (
+    Leaf(str, "builtins.str", "string"),
+    Leaf(int, "builtins.int", "integer"),
+    Leaf(float, "builtins.float", "number"),
+    Leaf(bool, "builtins.bool", "boolean"),
+    Leaf(
+        datetime.datetime,
+        "datetime.datetime",
+        "date-time (ISO 8601 string)",
+        "2026-01-31T12:00:00Z",
+    ),
+    Leaf(datetime.date, "datetime.date", "date (YYYY-MM-DD string)", "2026-01-31"),
+    Leaf(datetime.time, "datetime.time", "time (HH:MM:SS string)", "12:00:00"),
+    Leaf(
+        datetime.timedelta,
+        "datetime.timedelta",
+        "duration (ISO 8601 string, e.g. PT1H30M)",
+        "PT1H",
+    ),
+    Leaf(uuid.UUID, "uuid.UUID", "UUID string", "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f"),
+    Leaf(decimal.Decimal, "decimal.Decimal", "decimal number (as a string)", "12.5"),
+    Leaf(bytes, "builtins.bytes", "bytes (as a string)"),
+    # msgspec's alone (Pydantic has no schema for it): eson.mypy lists it for that flavour.
+    Leaf(bytearray, "builtins.bytearray", "bytes (as a string)"),
+)
+
+#: The leaf classes other than the JSON primitives (str, int, float, bool):
+#: their JSON-mode values are strings (or numbers), never objects.
+CONVERTED_LEAVES: frozenset[type] = frozenset(leaf.cls for leaf in LEAVES[4:])
+
+#: Each leaf class's words (see :class:`Leaf`).
+LEAF_WORDS: dict[type, str] = {leaf.cls: leaf.words for leaf in LEAVES}
+
+#: The leaf classes with a fixed example value, and the value.
+LEAF_EXAMPLES: dict[type, Any] = {
+    leaf.cls: leaf.example for leaf in LEAVES if leaf.example is not None
+}
 
 _UNION_ORIGINS = {typing.Union, types.UnionType}
 _ANY = {typing.Any, typing_extensions.Any, object}
