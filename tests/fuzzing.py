@@ -68,7 +68,7 @@ import eson.columnar
 import eson.msgspec as em
 import eson.toon
 from eson._internal.schema import EntryKind, document_schema
-from eson._internal.wire.eson_stream import scan_sections
+from eson._internal.wire.eson_line_reader import scan_sections
 from eson.agent.payload import locate
 from eson.cli import main as cli_main
 
@@ -898,7 +898,7 @@ def _check_choice(case: Case, value: Any, choice: Any) -> list[Failure]:
 def _worded_otherwise(fmt: str, whole: BaseException | None, streamed: BaseException | None) -> bool:
     """Whether a stream's error differs from the whole text's where they must agree.
 
-    ESON: one reader reads both (eson._internal.wire.eson_stream.LineReader), so
+    ESON: one reader reads both (eson._internal.wire.eson_line_reader.LineReader), so
     every error of the text is the same, word for word; only validation, which
     the stream does record by record and the whole decode at the end, may name
     another problem of the same message.  TOON: count errors agree.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import eson
-from eson._internal.wire.eson_stream import scan_sections
+from eson._internal.wire.eson_line_reader import scan_sections
 
 
 def test_entry_kinds() -> None:

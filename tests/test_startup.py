@@ -60,7 +60,7 @@ EAGER_ESON = frozenset(
         "eson._internal.wire.eson_names",
         "eson._internal.wire.eson_numbers",
         "eson._internal.wire.eson_reader",
-        "eson._internal.wire.eson_stream",  # the one reader, whole text and stream
+        "eson._internal.wire.eson_line_reader",  # the one reader, whole text and stream
         "eson._internal.wire.eson_writer",
         "eson._internal.wire.lines",  # whole_text: every format's input as str
         "eson._internal.wire.options",

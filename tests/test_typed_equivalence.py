@@ -36,7 +36,7 @@ from pydantic import ConfigDict, Field, computed_field, field_validator, model_v
 import eson
 import eson.msgspec as em
 from eson._internal.schema import EntryKind, document_schema
-from eson._internal.wire.eson_stream import scan_sections
+from eson._internal.wire.eson_line_reader import scan_sections
 
 SETTINGS = settings(
     max_examples=60,

@@ -30,7 +30,7 @@ import builtins
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union, overload
 
-from eson._internal.wire.eson_stream import decode_document
+from eson._internal.wire.eson_line_reader import decode_document
 from eson._internal.wire.eson_writer import encode_document
 from eson._internal.wire.options import Mode, ReadOptions, read_options, untyped_options
 from eson.errors import ESONError

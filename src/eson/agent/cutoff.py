@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from eson._internal.wire.eson_line_reader import scan_sections
 from eson._internal.wire.eson_reader import SplitText, read_head
-from eson._internal.wire.eson_stream import scan_sections
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_lexicon import DIGITS_SOURCE, QUOTED_SOURCE, SAFE_KEY_SOURCE
 from eson.agent.stop import StopKind, stop_text

@@ -182,7 +182,7 @@ def _too_deep(text: str) -> bool:
 
 
 def _eson_findings(text: str) -> list[LintFinding]:
-    from eson._internal.wire.eson_stream import decode_document
+    from eson._internal.wire.eson_line_reader import decode_document
 
     try:
         value = decode_document(text)

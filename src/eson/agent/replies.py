@@ -37,8 +37,8 @@ from eson._internal.codecs.validation import check_options, plain_place, validat
 from eson._internal.schema.compile import document_schema
 from eson._internal.wire.eson_json import too_deep_at
 from eson._internal.wire.eson_lexicon import MAX_JSON_DEPTH
+from eson._internal.wire.eson_line_reader import decode_document
 from eson._internal.wire.eson_reader import text_of
-from eson._internal.wire.eson_stream import decode_document
 from eson._internal.wire.options import read_options, untyped_options
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text

@@ -10,7 +10,7 @@ The pipeline is the whole-text one, cut into lines:
 :class:`~eson._internal.wire.lines.LineSplitter` (chunks to lines: UTF-8 and CRLF split
 across chunks, a byte-order mark) -> the reply filter here (prose and a
 code fence around the document) -> the format's line reader
-(:class:`eson._internal.wire.eson_stream.LineReader`, :class:`eson._internal.wire.toon_stream.LineReader`:
+(:class:`eson._internal.wire.eson_line_reader.LineReader`, :class:`eson._internal.wire.toon_stream.LineReader`:
 counts, ``n``, lenient repairs) -> the format's builder (cells to values,
 records validated, the message validated at the end).  Nothing keeps the
 text: memory is the longest line plus the decoded values, and with
@@ -30,7 +30,7 @@ from eson._internal.codecs.stream import Event
 from eson._internal.codecs.toon_stream import TOONBuilder
 from eson._internal.codecs.validation import check_options
 from eson._internal.schema.compile import document_schema
-from eson._internal.wire import eson_stream, toon_stream
+from eson._internal.wire import eson_line_reader, toon_stream
 from eson._internal.wire.eson_lexicon import VERSION_PREFIX
 from eson._internal.wire.lines import LineSplitter
 from eson._internal.wire.options import (
@@ -332,7 +332,7 @@ class StreamDecoder(Generic[T]):
         self._splitter = LineSplitter(error)
         self._filter = _ReplyFilter(format, names) if read.reply else None
         self._builder: ESONBuilder | TOONBuilder
-        self._reader: eson_stream.LineReader | toon_stream.LineReader | toon_stream.HeldLineReader
+        self._reader: eson_line_reader.LineReader | toon_stream.LineReader | toon_stream.HeldLineReader
         if format == "eson":
             self._start_eson()
         else:
@@ -509,7 +509,7 @@ class StreamDecoder(Generic[T]):
             context=self.context,
         )
         self._builder = builder
-        self._reader = reader = eson_stream.LineReader(
+        self._reader = reader = eson_line_reader.LineReader(
             builder,
             strict=self.options.strict,
             headerless=self.type is not None,
@@ -566,12 +566,12 @@ class StreamDecoder(Generic[T]):
                 return None, None
             return last, None
         reader = self._reader
-        if isinstance(reader, eson_stream.LineReader):
+        if isinstance(reader, eson_line_reader.LineReader):
             name, rows, declared, line = reader.progress()
             progress: Progress = (line or None, name, rows, declared)
         else:
             progress = (reader.line_no or None, None, None, None)
-        if isinstance(reader, eson_stream.LineReader):
+        if isinstance(reader, eson_line_reader.LineReader):
             held = reader.held_error()
             if held is not None:  # a row before the cut was wrong: the model's to fix
                 raise held
@@ -584,13 +584,13 @@ class StreamDecoder(Generic[T]):
         """(typed ESON) The count error of a one-column array that took in an entry of the schema.
 
         As whole-text typed decoding judges it
-        (:func:`eson._internal.wire.eson_stream.check_swallowed`).
+        (:func:`eson._internal.wire.eson_line_reader.check_swallowed`).
         """
         reader = self._reader
-        if self._names is None or not isinstance(reader, eson_stream.LineReader):
+        if self._names is None or not isinstance(reader, eson_line_reader.LineReader):
             return
         assert isinstance(self._builder, ESONBuilder)
-        eson_stream.check_swallowed(reader, self._names, self._builder.lines.heads)
+        eson_line_reader.check_swallowed(reader, self._names, self._builder.lines.heads)
 
     def events(self, chunks: Iterable[str | bytes]) -> Iterator[Event]:
         """Feed every chunk of ``chunks``, yielding events as they come; then close.

@@ -47,6 +47,14 @@ from eson._internal.schema.binding import Binding, PrebuiltValidator, Problem
 from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson._internal.wire.eson_cells import decode_column, encode_str
 from eson._internal.wire.eson_lexicon import HEADER
+from eson._internal.wire.eson_line_reader import (
+    LineReader,
+    Reading,
+    SectionTarget,
+    check_swallowed,
+    read_fast,
+    read_text,
+)
 from eson._internal.wire.eson_reader import (
     Document,
     Head,
@@ -54,14 +62,6 @@ from eson._internal.wire.eson_reader import (
     build_records,
     decode_section,
     split_columns,
-)
-from eson._internal.wire.eson_stream import (
-    LineReader,
-    Reading,
-    SectionTarget,
-    check_swallowed,
-    read_fast,
-    read_text,
 )
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import DecodeError, ESONError, ValidationError
@@ -499,11 +499,11 @@ class DocumentReader:
         ``strict=False`` reads leniently (text repairs, a missing header, and
         the typed repairs of :mod:`eson._internal.codecs.lenient`), recording each
         repair in ``repairs``; ``partial`` is that of
-        :func:`eson._internal.wire.eson_stream.read_text`, the one reader of
+        :func:`eson._internal.wire.eson_line_reader.read_text`, the one reader of
         ESON text, which decodes each section with this class's entry
         decoders.  Counts are checked either way, and an entry of the schema
         taken in by a one-column array's count is a count error
-        (:func:`~eson._internal.wire.eson_stream.check_swallowed`).
+        (:func:`~eson._internal.wire.eson_line_reader.check_swallowed`).
         """
         log: RepairLog | None = None if strict else []
         try:
@@ -530,7 +530,7 @@ class DocumentReader:
     def _fast_plain(self, data: Document) -> tuple[dict[str, Any], list[Section], list[str]] | None:
         """:meth:`plain` of a strict read, with record rows built straight from the text.
 
-        :func:`~eson._internal.wire.eson_stream.read_fast` with this class's
+        :func:`~eson._internal.wire.eson_line_reader.read_fast` with this class's
         entry decoders, the record entries of :attr:`struct_entries` read by
         ``native.read_structs``; ``None`` (then :meth:`plain` reads the text)
         when that path declines, or when a one-column array may have taken

@@ -1,6 +1,6 @@
 """Streaming ESON into events and a validated message: the typed side of the stream.
 
-:class:`ESONBuilder` is the :class:`~eson._internal.wire.eson_stream.StreamTarget` of a
+:class:`ESONBuilder` is the :class:`~eson._internal.wire.eson_line_reader.StreamTarget` of a
 streaming decode.  The wire reader hands it each entry head, and then each
 row's cells as the row's line completes; the builder decodes the cells (the
 rules of :func:`eson._internal.wire.eson_cells.decode_cell`, and in a lenient read the
@@ -49,8 +49,8 @@ from eson._internal.wire.eson_lexicon import (
     SHORT_INT_DIGITS,
     SHORT_INT_SOURCE,
 )
+from eson._internal.wire.eson_line_reader import LineHandler
 from eson._internal.wire.eson_reader import Head, number_text
-from eson._internal.wire.eson_stream import LineHandler
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import DecodeError
 

@@ -7,8 +7,8 @@ ESON lives in the ``eson_*`` modules, read top-down:
 - :mod:`eson._internal.wire.eson_json`    -- nested values inside a cell, as compact JSON text
 - :mod:`eson._internal.wire.eson_writer`  -- a whole document: value -> text
 - :mod:`eson._internal.wire.eson_lenient` -- the text-level repairs of lenient reading
-- :mod:`eson._internal.wire.eson_reader`  -- a whole document: text -> sections -> value (strict or lenient)
-- :mod:`eson._internal.wire.eson_stream`  -- the same reader, line by line, for a stream
+- :mod:`eson._internal.wire.eson_reader`  -- the pieces of reading: heads, sections, rows, the count errors' words
+- :mod:`eson._internal.wire.eson_line_reader` -- the one reader, for a whole text and a stream (strict or lenient)
 
 TOON lives in the ``toon_*`` modules (:mod:`eson._internal.wire.toon_stream` reads it
 line by line), columnar JSON in :mod:`eson._internal.wire.columnar`.  Shared by the

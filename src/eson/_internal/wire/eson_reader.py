@@ -1,7 +1,7 @@
 """The pieces of ESON reading: lines, heads, sections, rows, and the count errors' words.
 
 The reader itself -- one for a whole text and a stream, strict and lenient
--- is :class:`eson._internal.wire.eson_stream.LineReader`; it reads each
+-- is :class:`eson._internal.wire.eson_line_reader.LineReader`; it reads each
 line's role with :func:`read_header` and :func:`read_head`, and words the
 count errors with :func:`count_error` and its kin.  A section whose rows
 are all there is decoded whole: :func:`split_columns` cuts a record
