@@ -1010,3 +1010,20 @@ def test_toon_stream_places_a_validation_error_of_a_document_held_as_a_root_arra
         eson.toon.decode(text, type=Done)
     assert streamed.value.line == whole.value.line == 2
     assert str(streamed.value) == str(whole.value)
+
+
+def test_a_failed_array_still_counts_as_present_for_the_swallowed_entry_check() -> None:
+    # Fuzz seed 25003 case 80876: "tags=1" inside tags[2]'s rows names the
+    # array itself, which the document has (its head was read, though its
+    # rows failed): no swallowed-entry count error, in whole text or stream.
+    class Doc(eson.msgspec.Message):
+        tags: list[str] = []  # noqa: RUF012
+        kind: str | None = None
+
+    text = "!eson/1\ntags[2]\n[x\ntags=1\nkind=null\n"
+    with pytest.raises(eson.DecodeError) as whole:
+        eson.decode(text, type=Doc)
+    with pytest.raises(eson.DecodeError) as streamed:
+        list(StreamDecoder(Doc, strict=True).events([text]))
+    assert str(whole.value) == str(streamed.value)
+    assert whole.value.line == 3 and "malformed JSON" in str(whole.value)

@@ -525,7 +525,7 @@ class DocumentReader:
         return self.entries.get(section.name, _plain_section)(section, log)
 
     def _judge(self, reader: LineReader, target: SectionTarget) -> None:
-        check_swallowed(reader, self.wires, target.document)
+        check_swallowed(reader, self.wires, target.names)
 
     def _fast_plain(self, data: Document) -> tuple[dict[str, Any], list[Section], list[str]] | None:
         """:meth:`plain` of a strict read, with record rows built straight from the text.

@@ -744,19 +744,23 @@ class SectionTarget:
         sections: The sections read (their rows kept as text).
     """
 
-    __slots__ = ("_decode", "_head", "_lines", "_log", "_values", "document", "sections")
+    __slots__ = ("_decode", "_head", "_lines", "_log", "_values", "document", "names", "sections")
 
     def __init__(self, decode: SectionDecoder, log: RepairLog | None) -> None:
         self._decode = decode
         self._log = log
         self.document: dict[str, Any] = {}
         self.sections: list[Section] = []
+        #: The names of the entries whose head was read (a section that
+        #: failed has one, and no value in :attr:`document`).
+        self.names: set[str] = set()
         self._head: Head | None = None
         self._values: list[Any] = []
         self._lines: list[str] = []
 
     def entry(self, head: Head, line: int) -> tuple[RowHandler, LineHandler | None] | None:
         """A scalar is decoded here; an array's rows come to :meth:`section` or :meth:`_row`."""
+        self.names.add(head.name)
         if head.kind == "scalar":
             section = Section(head.name, "scalar", line, None, 1, [head.cell or ""])
             self.sections.append(section)
