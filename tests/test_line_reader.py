@@ -20,6 +20,7 @@ import msgspec
 import pydantic
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from speedups_support import same_value
 from test_eson_hypothesis import documents, mutated_documents
 
 import eson
@@ -68,24 +69,11 @@ def both(function: Any) -> tuple[tuple[str, Any], tuple[str, Any]]:
     return whole, rows
 
 
-def same(left: Any, right: Any) -> bool:
-    """Equality that tells 1 from 1.0 and True, -0.0 from 0.0, and NaN from itself."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, float):
-        return repr(left) == repr(right)
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(same(left[key], right[key]) for key in left)
-    if isinstance(left, (list, tuple)):
-        return len(left) == len(right) and all(map(same, left, right))
-    return bool(left == right)
-
-
 def check(function: Any) -> None:
     whole, rows = both(function)
     assert whole[0] == rows[0], (whole, rows)
     if whole[0] == "ok":
-        assert same(whole[1][0], rows[1][0]), (whole, rows)
+        assert same_value(whole[1][0], rows[1][0]), (whole, rows)
         assert whole[1][1] == rows[1][1]
     else:
         assert whole[1] == rows[1]
