@@ -46,7 +46,6 @@ from eson._internal.schema.annotations import literal_values
 from eson._internal.schema.binding import Binding, PrebuiltValidator, Problem
 from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
 from eson._internal.wire.eson_cells import decode_column, encode_str
-from eson._internal.wire.eson_lexicon import HEADER
 from eson._internal.wire.eson_line_reader import (
     LineReader,
     Reading,
@@ -79,10 +78,9 @@ def _located(exc: DecodeError, section: Section, field: str | None) -> DecodeErr
 
 _NONE = type(None)
 _EXACT_TYPES = (int, str, bool)
-_HEADER_LINE = HEADER + "\n"
+# How many readings of record heads a decoder keeps (heads come from the text).
 _HEADS_KEPT = 256
 _UNREAD = object()
-_HEAD_KEPT_LENGTH = 1024
 
 
 def _untyped(texts: Sequence[str]) -> tuple[list[Any], bool]:

@@ -310,13 +310,18 @@ class LineReader:
         """Offer the open section's declared rows to the target at once (see :meth:`read_all`)."""
         head = self._head
         assert head is not None
-        if self.log is not None and body_has_edge_space(("\t\n\t" if self._split else "\n").join(body), self._split):
-            return False  # rows to repair: one by one, as a stream repairs them
+        joined = None
+        if self.log is not None:
+            joined = ("\t\n\t" if self._split else "\n").join(body)
+            if body_has_edge_space(joined, self._split):
+                return False  # rows to repair: one by one, as a stream repairs them
         track = None
         if self._width <= 1:
             # Rows reading as entries are followed for the count checks
-            # (_track), from the first that may be one.
-            joined = "\n".join(body)
+            # (_track), from the first that may be one (either joining has
+            # one line feed between rows, and adds none of "=[{").
+            if joined is None:
+                joined = "\n".join(body)
             found = [at for at in (joined.find("="), joined.find("["), joined.find("{")) if at >= 0]
             if found:
                 track = joined.count("\n", 0, min(found))
