@@ -28,20 +28,80 @@ from __future__ import annotations
 import builtins
 from typing import Any, TypeVar, overload
 
-from eson._internal.api import DecodeResult, Err, Ok
+from eson._internal.api import (
+    DecodeResult,
+    Err,
+    Front,
+    FrontDecoder,
+    Ok,
+    decode_as,
+    try_decode_as,
+)
 from eson._internal.codecs.columnar_typed import codec_for
 from eson._internal.schema.compile import is_model_class
 from eson._internal.wire.columnar import decode_columnar, encode_columnar
 from eson._internal.wire.eson_reader import text_of
-from eson.errors import ESONError
+from eson._internal.wire.options import Mode, ReadOptions
+from eson._internal.wire.repairs import Repair
 
-__all__ = ["DecodeResult", "Err", "Ok", "decode", "encode", "try_decode"]
+__all__ = [
+    "DecodeResult",
+    "Decoder",
+    "Encoder",
+    "Err",
+    "Ok",
+    "decode",
+    "encode",
+    "try_decode",
+]
 
 T = TypeVar("T")
 
 Data = str | bytes | bytearray | memoryview
 
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+
+#: Columnar JSON is JSON: it has one reading, and no reading options.
+_READ = ReadOptions()
+
+
+class _ColumnarFront(Front):
+    """Columnar JSON as the front doors read it: JSON, with its blocks rebuilt."""
+
+    __slots__ = ()
+
+    name = "columnar"
+    shown = "columnar.Decoder"
+
+    def options(
+        self,
+        options: ReadOptions | None,
+        strict: bool | None,
+        mode: Mode | None,
+        partial: bool | None = None,
+        indent_size: int | None = None,
+    ) -> ReadOptions:
+        return _READ
+
+    def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
+        return decode_columnar(text_of(text, "columnar JSON"))
+
+    def reader(self, type: builtins.type[Any], read: ReadOptions) -> Any:
+        return codec_for(type)
+
+    def typed(
+        self,
+        reader: Any,
+        text: Data,
+        read: ReadOptions,
+        repairs: list[Repair] | None,
+        validation_strict: bool | None,
+        context: Any,
+    ) -> Any:
+        return reader.decode(text, validation_strict, context)
+
+
+_COLUMNAR = _ColumnarFront()
 
 
 def _model_class(value: object) -> type | None:
@@ -76,20 +136,39 @@ def encode(value: Any) -> str:
 
 
 @overload
-def decode(text: Data, *, type: None = None) -> Any: ...
+def decode(
+    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
+) -> Any: ...
 
 
 @overload
-def decode(text: Data, *, type: builtins.type[T]) -> T: ...
+def decode(
+    text: Data,
+    *,
+    type: builtins.type[T],
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> T: ...
 
 
-def decode(text: Data, *, type: builtins.type[T] | None = None) -> T | Any:
+def decode(
+    text: Data,
+    *,
+    type: builtins.type[T] | None = None,
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> T | Any:
     """Decode columnar JSON (plain JSON too) into plain values, or a model instance.
 
     Args:
         text: The JSON text (``bytes`` are read as UTF-8; one leading
             byte-order mark is ignored).
         type: A model class to validate into; ``None`` for plain values.
+        validation_strict: The framework's strict mode for the validation of
+            a typed decode (``model_validate(strict=...)``,
+            ``msgspec.convert(strict=...)``); ``None`` keeps its default.
+        context: Passed to Pydantic validators (``model_validate(context=...)``);
+            a ``context`` for a msgspec type raises ``TypeError``.
 
     Raises:
         eson.DecodeError: for text that is not JSON (``NaN``, duplicate keys
@@ -97,36 +176,100 @@ def decode(text: Data, *, type: builtins.type[T] | None = None) -> T | Any:
             block (a row whose length differs from ``#c``).
         eson.ValidationError: (typed) for values the model rejects, naming
             the section, row and field.
-        TypeError: for a ``type`` that is not a model class.
+        TypeError: for a ``text`` that is neither ``str`` nor bytes-like, a
+            ``type`` that is not a model class, and validation options that
+            do not apply.
     """
-    if type is None:
-        return decode_columnar(text_of(text, "columnar JSON"))
-    result: T = codec_for(type).decode(text)
-    return result
+    return decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
 
 
 @overload
-def try_decode(text: Data, *, type: None = None) -> Ok[Any] | Err: ...
+def try_decode(
+    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
+) -> Ok[Any] | Err: ...
 
 
 @overload
-def try_decode(text: Data, *, type: builtins.type[T]) -> Ok[T] | Err: ...
+def try_decode(
+    text: Data,
+    *,
+    type: builtins.type[T],
+    validation_strict: bool | None = None,
+    context: Any = None,
+) -> Ok[T] | Err: ...
 
 
 def try_decode(
-    text: Data, *, type: builtins.type[T] | None = None
+    text: Data,
+    *,
+    type: builtins.type[T] | None = None,
+    validation_strict: bool | None = None,
+    context: Any = None,
 ) -> Ok[T] | Ok[Any] | Err:
     """Decode without raising on bad text (see :func:`eson.try_decode`).
 
-    Returns ``Ok(value)`` or ``Err(error)`` (:data:`eson.DecodeResult`).
+    Returns ``Ok(value)`` or ``Err(error)`` (:data:`eson.DecodeResult`); a
+    ``type`` that is not a model class, or options that do not apply, still
+    raise ``TypeError``.
     """
-    if type is None:
-        try:
-            return Ok(decode_columnar(text_of(text, "columnar JSON")))
-        except ESONError as exc:
-            return Err(exc)
-    codec = codec_for(type)
-    try:
-        return Ok(codec.decode(text))
-    except ESONError as exc:
-        return Err(exc)
+    return try_decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
+
+
+class Encoder:
+    """A reusable columnar JSON encoder, like ``eson.Encoder``.
+
+    Columnar JSON has no writing options; each model class is compiled once
+    (on first use) and cached.
+    """
+
+    __slots__ = ()
+
+    def encode(self, value: Any) -> str:
+        """Encode a plain value or a model instance (see :func:`eson.columnar.encode`)."""
+        return encode(value)
+
+
+class Decoder(FrontDecoder[T]):
+    """A reusable columnar JSON decoder for one type, like ``eson.Decoder(T)``.
+
+    The type is compiled when the decoder is made (a type breaking a schema
+    rule fails here with ``TypeError``); ``Decoder()`` without a type
+    decodes to plain values.
+
+    Args:
+        type: The model class to validate into, or ``None``.
+        validation_strict: The framework's strict mode for every decode
+            (see :func:`eson.columnar.decode`).
+        context: Pydantic validation context for every decode.
+    """
+
+    __slots__ = ()
+
+    front = _COLUMNAR
+
+    @overload
+    def __init__(
+        self: Decoder[Any],
+        type: None = None,
+        *,
+        validation_strict: None = None,
+        context: None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self: Decoder[T],
+        type: builtins.type[T],
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        type: builtins.type[T] | None = None,
+        *,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> None:
+        self._start(type, _READ, validation_strict, context)

@@ -36,23 +36,24 @@ The codec itself lives in :mod:`eson._internal.wire` (untyped) and :mod:`eson._i
 from __future__ import annotations
 
 import builtins
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, TypeVar, overload
 
-from eson._internal.api import DecodeResult, Err, Ok
-from eson._internal.codecs.toon_typed import delimiter_of, reader_for, writer_for
-from eson._internal.codecs.validation import check_options
-from eson._internal.schema.compile import is_model_class
-from eson._internal.wire.options import (
-    Mode,
-    ReadOptions,
-    indent_size_of,
-    read_options,
-    untyped_options,
+from eson._internal.api import (
+    DecodeResult,
+    Err,
+    Front,
+    FrontDecoder,
+    Ok,
+    decode_as,
+    try_decode_as,
 )
+from eson._internal.codecs.toon_typed import delimiter_of, reader_for, writer_for
+from eson._internal.schema.compile import is_model_class
+from eson._internal.wire.options import Mode, ReadOptions, indent_size_of, read_options
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text, text_of
 from eson._internal.wire.toon_writer import encode_value
-from eson.errors import ESONError, TOONError
+from eson.errors import TOONError
 
 __all__ = [
     "DecodeResult",
@@ -81,36 +82,52 @@ def _model_class(value: object) -> type | None:
     return cls if is_model_class(cls) else None
 
 
-def _options(
-    options: ReadOptions | None, strict: object, mode: object, indent_size: object
-) -> ReadOptions:
-    """The reading options of a call: ``strict=False`` is the spec's non-strict (lax) mode."""
-    return read_options(
-        options, format="toon", strict=strict, mode=mode, indent_size=indent_size, loose="lax"
-    )
+class _ToonFront(Front):
+    """TOON as the front doors read it: ``strict=False`` is the spec's non-strict (lax) mode."""
+
+    __slots__ = ()
+
+    name = "toon"
+    shown = "toon.Decoder"
+
+    def options(
+        self,
+        options: ReadOptions | None,
+        strict: bool | None,
+        mode: Mode | None,
+        partial: bool | None = None,
+        indent_size: int | None = None,
+    ) -> ReadOptions:
+        return read_options(
+            options, format="toon", strict=strict, mode=mode, indent_size=indent_size, loose="lax"
+        )
+
+    def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
+        return decode_text(text_of(text), strict=read.checks_counts, indent_size=read.indent_size)
+
+    def reader(self, type: builtins.type[Any], read: ReadOptions) -> Any:
+        return reader_for(type, read.indent_size)
+
+    def typed(
+        self,
+        reader: Any,
+        text: Data,
+        read: ReadOptions,
+        repairs: list[Repair] | None,
+        validation_strict: bool | None,
+        context: Any,
+    ) -> Any:
+        return reader.decode(
+            text,
+            read.checks_counts,
+            repairs,
+            not read.strict,
+            validation_strict=validation_strict,
+            context=context,
+        )
 
 
-def _plain(text: Data, read: ReadOptions) -> Any:
-    return decode_text(text_of(text), strict=read.checks_counts, indent_size=read.indent_size)
-
-
-def _typed(
-    type: builtins.type[T],
-    text: Data,
-    read: ReadOptions,
-    repairs: list[Repair] | None,
-    validation_strict: bool | None,
-    context: Any,
-) -> T:
-    result: T = reader_for(type, read.indent_size).decode(
-        text,
-        read.checks_counts,
-        repairs,
-        not read.strict,
-        validation_strict=validation_strict,
-        context=context,
-    )
-    return result
+_TOON = _ToonFront()
 
 
 def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
@@ -241,11 +258,8 @@ def decode(
         ValueError: for a bad ``indent_size``, and reading options that do
             not fit together (see :class:`eson.ReadOptions`).
     """
-    read = _options(options, strict, mode, indent_size)
-    if type is None:
-        untyped_options(validation_strict, context)
-        return _plain(text, read)
-    return _typed(type, text, read, repairs, validation_strict, context)
+    read = _TOON.options(options, strict, mode, indent_size=indent_size)
+    return decode_as(_TOON, text, type, read, repairs, validation_strict, context)
 
 
 @overload
@@ -304,23 +318,8 @@ def try_decode(
         apply, still raise ``TypeError``: those are mistakes in the call,
         not in the text.
     """
-    read = _options(options, strict, mode, indent_size)
-    if type is None:
-        untyped_options(validation_strict, context)
-        try:
-            return Ok(_plain(text, read))
-        except ESONError as exc:
-            return Err(exc)
-    reader_for(type, read.indent_size)  # a bad type raises here, not into Err
-    log: list[Repair] = []
-    try:
-        value = _typed(type, text, read, log, validation_strict, context)
-    except ESONError as exc:
-        return Err(exc, repairs=tuple(log))
-    finally:
-        if repairs is not None:
-            repairs.extend(log)
-    return Ok(value, repairs=tuple(log))
+    read = _TOON.options(options, strict, mode, indent_size=indent_size)
+    return try_decode_as(_TOON, text, type, read, repairs, validation_strict, context)
 
 
 class Encoder:
@@ -352,7 +351,7 @@ class Encoder:
         return encode(value, delimiter=self.delimiter, indent_size=self.indent_size)
 
 
-class Decoder(Generic[T]):
+class Decoder(FrontDecoder[T]):
     """A reusable TOON decoder for one type, like ``eson.Decoder(T)``.
 
     The type is compiled when the decoder is made, so a type breaking a
@@ -375,7 +374,9 @@ class Decoder(Generic[T]):
             options that do not apply.
     """
 
-    __slots__ = ("_reader", "context", "options", "type", "validation_strict")
+    __slots__ = ()
+
+    front = _TOON
 
     @overload
     def __init__(
@@ -414,36 +415,10 @@ class Decoder(Generic[T]):
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
-        self.options: ReadOptions = _options(options, strict, mode, indent_size)
-        read = self.options
-        self.type: builtins.type[T] | None = type
-        self.validation_strict: bool | None = validation_strict
-        self.context: Any = context
-        self._reader = reader_for(type, read.indent_size) if type is not None else None
-        if self._reader is None:
-            untyped_options(validation_strict, context)
-        else:
-            check_options(self._reader.binding, validation_strict, context)
-
-    @property
-    def strict(self) -> bool:
-        """Whether every decode reads strictly (``options.mode == "strict"``)."""
-        return self.options.strict
+        read = _TOON.options(options, strict, mode, indent_size=indent_size)
+        self._start(type, read, validation_strict, context)
 
     @property
     def indent_size(self) -> int:
         """Spaces per indentation level (``options.indent_size``)."""
         return self.options.indent_size
-
-    def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
-        """Decode one document (see :func:`eson.toon.decode`)."""
-        if self.type is None:
-            plain: Any = _plain(text, self.options)
-            return plain  # type: ignore[no-any-return]
-        return _typed(
-            self.type, text, self.options, repairs, self.validation_strict, self.context
-        )
-
-    def __repr__(self) -> str:
-        name = getattr(self.type, "__qualname__", None)
-        return f"toon.Decoder({name})" if name else "toon.Decoder()"

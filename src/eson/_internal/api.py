@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
 
 from eson._internal.wire.eson_line_reader import decode_document
 from eson._internal.wire.eson_writer import encode_document
@@ -149,6 +149,175 @@ else:
         raise AttributeError(f"module 'eson._internal.api' has no attribute {name!r}")
 
 
+
+class Front:
+    """One wire format as the front doors see it: ``decode``, ``try_decode``, ``Decoder``.
+
+    The doors are written once, over this (:func:`decode_as`,
+    :func:`try_decode_as`, :class:`FrontDecoder`); a format says only how
+    its call's keywords become :class:`~eson.ReadOptions`, how it reads
+    plain values, which compiled reader a model type has and how that
+    reader is called.  :data:`ESON` is ESON's; :mod:`eson.toon` and
+    :mod:`eson.columnar` define theirs.
+    """
+
+    __slots__ = ()
+
+    #: The name :func:`~eson._internal.wire.options.read_options` checks options against.
+    name: str = "eson"
+    #: How the format's ``Decoder`` shows itself: ``Decoder``, ``toon.Decoder``.
+    shown: str = "Decoder"
+
+    def options(
+        self,
+        options: ReadOptions | None,
+        strict: bool | None,
+        mode: Mode | None,
+        partial: bool | None = None,
+        indent_size: int | None = None,
+    ) -> ReadOptions:
+        """The call's one :class:`~eson.ReadOptions`, checked for this format."""
+        return read_options(
+            options, format="eson", strict=strict, mode=mode, partial=partial
+        )
+
+    def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
+        """Read ``text`` into plain values."""
+        return decode_document(
+            text, strict=read.strict, repairs=repairs, partial=read.partial
+        )
+
+    def reader(self, type: builtins.type[Any], read: ReadOptions) -> Any:
+        """The compiled reader of ``type`` (``TypeError`` for a type that has none)."""
+        return (_typed or _load_typed()).reader_for(type)
+
+    def typed(
+        self,
+        reader: Any,
+        text: Data,
+        read: ReadOptions,
+        repairs: list[Repair] | None,
+        validation_strict: bool | None,
+        context: Any,
+    ) -> Any:
+        """Read ``text`` with the compiled ``reader`` into a validated instance."""
+        return reader.decode(
+            text,
+            read.strict,
+            repairs,
+            read.partial,
+            validation_strict=validation_strict,
+            context=context,
+        )
+
+
+#: ESON's front: what :func:`eson.decode`, :func:`eson.try_decode` and :class:`eson.Decoder` read.
+ESON = Front()
+
+
+def decode_as(
+    front: Front,
+    text: Data,
+    type: builtins.type[T] | None,
+    read: ReadOptions,
+    repairs: list[Repair] | None,
+    validation_strict: bool | None,
+    context: Any,
+) -> Any:
+    """A format's ``decode``: plain values without ``type``, else a validated instance."""
+    if type is None:
+        untyped_options(validation_strict, context)
+        return front.plain(text, read, repairs)
+    reader = front.reader(type, read)
+    return front.typed(reader, text, read, repairs, validation_strict, context)
+
+
+def try_decode_as(
+    front: Front,
+    text: Data,
+    type: builtins.type[T] | None,
+    read: ReadOptions,
+    repairs: list[Repair] | None,
+    validation_strict: bool | None,
+    context: Any,
+) -> Ok[Any] | Err:
+    """A format's ``try_decode``: an error in the text is an ``Err``; a mistake in the call raises.
+
+    The ``repairs`` a lenient read made travel on the result either way (and
+    are appended to ``repairs`` when given).
+    """
+    ok, err = _results or _load_results()
+    if type is None:
+        untyped_options(validation_strict, context)
+        reader = None
+    else:
+        reader = front.reader(type, read)  # a bad type raises here, not into Err
+    log: list[Repair] = []
+    try:
+        if reader is None:
+            value = front.plain(text, read, log)
+        else:
+            value = front.typed(reader, text, read, log, validation_strict, context)
+    except ESONError as exc:
+        return err(exc, repairs=tuple(log))
+    finally:
+        if repairs is not None:
+            repairs.extend(log)
+    return ok(value, repairs=tuple(log))
+
+
+class FrontDecoder(Generic[T]):
+    """A reusable decoder for one type in one format; each format's ``Decoder`` is one.
+
+    The type is compiled when the decoder is made (a type breaking a schema
+    rule fails there with ``TypeError``), the options are checked once and
+    kept as ``options``.  A subclass names its format in ``front`` and
+    declares its own ``__init__`` keywords.
+    """
+
+    __slots__ = ("_reader", "context", "options", "type", "validation_strict")
+
+    front: ClassVar[Front] = ESON
+
+    def _start(
+        self,
+        type: builtins.type[T] | None,
+        read: ReadOptions,
+        validation_strict: bool | None,
+        context: Any,
+    ) -> None:
+        self.options: ReadOptions = read
+        self.type: builtins.type[T] | None = type
+        self.validation_strict: bool | None = validation_strict
+        self.context: Any = context
+        self._reader: Any = None
+        if type is None:
+            untyped_options(validation_strict, context)
+        else:
+            self._reader = reader = self.front.reader(type, read)
+            (_typed or _load_typed()).check_options(reader.binding, validation_strict, context)
+
+    @property
+    def strict(self) -> bool:
+        """Whether every decode reads strictly (``options.mode == "strict"``)."""
+        return self.options.strict
+
+    def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
+        """Decode one document (see the format's ``decode``); a lenient read records into ``repairs``."""
+        reader = self._reader
+        if reader is None:
+            plain: T = self.front.plain(text, self.options, repairs)
+            return plain
+        result: T = self.front.typed(
+            reader, text, self.options, repairs, self.validation_strict, self.context
+        )
+        return result
+
+    def __repr__(self) -> str:
+        name = getattr(self.type, "__qualname__", None)
+        return f"{self.front.shown}({name})" if name else f"{self.front.shown}()"
+
+
 def encode(value: object, *, number: bool | None = None) -> str:
     """Encode a ``dict`` of plain values, or a model instance, as an ESON document.
 
@@ -186,12 +355,6 @@ def check_reading(strict: object, partial: object = False) -> ReadOptions:
         ValueError: for ``partial=True`` with ``strict=True``.
     """
     return read_options(format="eson", strict=strict, partial=partial)
-
-
-def _decode_plain(text: Data, options: ReadOptions, repairs: list[Repair] | None) -> Any:
-    return decode_document(
-        text, strict=options.strict, repairs=repairs, partial=options.partial
-    )
 
 
 @overload
@@ -293,19 +456,8 @@ def decode(
             :class:`eson.ReadOptions`), such as ``partial=True`` with
             ``strict=True``.
     """
-    read = read_options(options, format="eson", strict=strict, mode=mode, partial=partial)
-    if type is None:
-        untyped_options(validation_strict, context)
-        return _decode_plain(text, read, repairs)  # type: ignore[no-any-return]
-    result: T = (_typed or _load_typed()).reader_for(type).decode(
-        text,
-        read.strict,
-        repairs,
-        read.partial,
-        validation_strict=validation_strict,
-        context=context,
-    )
-    return result
+    read = ESON.options(options, strict, mode, partial)
+    return decode_as(ESON, text, type, read, repairs, validation_strict, context)  # type: ignore[no-any-return]
 
 
 def validate(
@@ -367,6 +519,7 @@ def try_decode(
     mode: Mode | None = None,
     options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
+    partial: bool | None = None,
     validation_strict: None = None,
     context: None = None,
 ) -> Ok[dict[str, Any]] | Err: ...
@@ -381,6 +534,7 @@ def try_decode(
     mode: Mode | None = None,
     options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
+    partial: bool | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Err: ...
@@ -394,13 +548,13 @@ def try_decode(
     mode: Mode | None = None,
     options: ReadOptions | None = None,
     repairs: list[Repair] | None = None,
+    partial: bool | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> Ok[T] | Ok[dict[str, Any]] | Err:
     """Decode without raising on bad text: for message routers.
 
-    Takes the arguments of :func:`decode` but ``partial`` (which an
-    ``options`` object may hold).
+    Takes the arguments of :func:`decode`.
 
     Returns:
         ``Ok(value)``, or ``Err(error)``, each with the ``repairs`` of a
@@ -411,28 +565,8 @@ def try_decode(
         that is not a valid model class, or options that do not apply,
         still raise ``TypeError``.
     """
-    ok, err = _results or _load_results()
-    read = read_options(options, format="eson", strict=strict, mode=mode)
-    log: list[Repair] = []
-    try:
-        if type is None:
-            untyped_options(validation_strict, context)
-            value: Any = _decode_plain(text, read, log)
-        else:
-            value = (_typed or _load_typed()).reader_for(type).decode(
-                text,
-                read.strict,
-                log,
-                read.partial,
-                validation_strict=validation_strict,
-                context=context,
-            )
-    except ESONError as exc:
-        return err(exc, repairs=tuple(log))
-    finally:
-        if repairs is not None:
-            repairs.extend(log)
-    return ok(value, repairs=tuple(log))
+    read = ESON.options(options, strict, mode, partial)
+    return try_decode_as(ESON, text, type, read, repairs, validation_strict, context)
 
 
 class Encoder:
@@ -462,7 +596,7 @@ class Encoder:
         return encode_document(value, number=bool(self.number))  # type: ignore[arg-type]
 
 
-class Decoder(Generic[T]):
+class Decoder(FrontDecoder[T]):
     """A reusable decoder for one type, like ``msgspec.json.Decoder(T)``.
 
     The type is compiled when the decoder is made, so a type breaking an ESON
@@ -482,7 +616,7 @@ class Decoder(Generic[T]):
             :func:`eson.decode`).
     """
 
-    __slots__ = ("_reader", "context", "options", "type", "validation_strict")
+    __slots__ = ()
 
     @overload
     def __init__(
@@ -521,47 +655,10 @@ class Decoder(Generic[T]):
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
-        self.options: ReadOptions = read_options(
-            options, format="eson", strict=strict, mode=mode, partial=partial
-        )
-        self.type: builtins.type[T] | None = type
-        self.validation_strict: bool | None = validation_strict
-        self.context: Any = context
-        self._reader = None
-        if type is None:
-            untyped_options(validation_strict, context)
-        else:
-            typed = _typed or _load_typed()
-            self._reader = reader = typed.reader_for(type)
-            typed.check_options(reader.binding, validation_strict, context)
-
-    @property
-    def strict(self) -> bool:
-        """Whether every decode reads strictly (``options.mode == "strict"``)."""
-        return self.options.strict
+        read = ESON.options(options, strict, mode, partial)
+        self._start(type, read, validation_strict, context)
 
     @property
     def partial(self) -> bool:
         """Whether a cut-off last array is accepted (``options.partial``)."""
         return self.options.partial
-
-    def decode(self, text: Data, *, repairs: list[Repair] | None = None) -> T:
-        """Decode one document (see :func:`eson.decode`); a lenient read records into ``repairs``."""
-        reader = self._reader
-        read = self.options
-        if reader is None:
-            plain: Any = _decode_plain(text, read, repairs)
-            return plain  # type: ignore[no-any-return]
-        result: T = reader.decode(
-            text,
-            read.strict,
-            repairs,
-            read.partial,
-            validation_strict=self.validation_strict,
-            context=self.context,
-        )
-        return result
-
-    def __repr__(self) -> str:
-        name = getattr(self.type, "__qualname__", None)
-        return f"Decoder({name})" if name else "Decoder()"

@@ -16,11 +16,10 @@ array, the field the record's column.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from eson._internal.codecs.validation import Place, validation_error
-from eson._internal.schema.binding import Binding, Problem
+from eson._internal.schema.binding import Binding, Problem, Validator
 from eson._internal.schema.class_cache import cached
 from eson._internal.schema.compile import document_schema
 from eson._internal.schema.model import DocumentSchema, EntryKind
@@ -37,7 +36,7 @@ class ColumnarCodec:
     def __init__(self, schema: DocumentSchema) -> None:
         self.schema = schema
         self.binding: Binding = schema.binding
-        self.validate: Callable[[Any], Any] = schema.binding.validator(schema.model_type)
+        self.validate: Validator = schema.binding.validator(schema.model_type)
 
     def encode(self, obj: object) -> str:
         """Write ``obj`` (an instance of the class) as columnar JSON."""
@@ -47,14 +46,26 @@ class ColumnarCodec:
             raise EncodeError(f"cannot dump value: {type(exc).__name__}: {exc}") from exc
         return encode_columnar(document)
 
-    def decode(self, data: str | bytes | bytearray | memoryview) -> Any:
+    def decode(
+        self,
+        data: str | bytes | bytearray | memoryview,
+        validation_strict: bool | None = None,
+        context: Any = None,
+    ) -> Any:
         """Read columnar JSON (or plain JSON) and validate it into an instance."""
-        return self.validate_document(decode_columnar(text_of(data)))
+        document = decode_columnar(text_of(data, "columnar JSON"))
+        return self.validate_document(document, validation_strict, context)
 
-    def validate_document(self, document: Any) -> Any:
-        """Validate a plain document (blocks already rebuilt) into an instance."""
+    def validate_document(
+        self, document: Any, validation_strict: bool | None = None, context: Any = None
+    ) -> Any:
+        """Validate a plain document (blocks already rebuilt) into an instance.
+
+        ``validation_strict`` and ``context`` are the framework's options, as
+        ``model_validate(strict=..., context=...)`` takes them.
+        """
         try:
-            return self.validate(document)
+            return self.validate(document, validation_strict, context)
         except Exception as exc:
             problems = self.binding.problems(exc)
             if problems is None:
