@@ -8,7 +8,7 @@ import pytest
 import eson
 import eson.msgspec
 import eson.toon
-from eson import Repair
+from eson import ReadOptions, Repair
 from eson._internal.codecs.toon_typed import reader_for
 
 
@@ -76,10 +76,10 @@ def test_with_strict_wire_checks_the_counts_stay_checked(model: type) -> None:
     # what the reply reader uses: the spec's strict checks plus the typed rule
     reader = reader_for(model)
     log: list[Repair] = []
-    value = reader.decode(TABLE, True, log, True)
+    value = reader.decode(TABLE, ReadOptions(mode="lenient"), log)
     assert dump(value)["kind"] == "1.50" and len(log) == 4  # type: ignore[index]
     with pytest.raises(eson.TOONError, match="declares 3 rows"):
-        reader.decode(TABLE.replace("[2]{", "[3]{"), True, [], True)
+        reader.decode(TABLE.replace("[2]{", "[3]{"), ReadOptions(mode="lenient"), [])
     # the relaxed TOON reading, by contrast, ignores the count
     assert (
         len(eson.toon.decode(TABLE.replace("[2]{", "[3]{"), type=model, strict=False).findings) == 2

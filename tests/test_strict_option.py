@@ -15,7 +15,6 @@ import pytest
 import eson
 import eson.msgspec as em
 from eson import toon
-from eson._internal.codecs.toon_typed import reader_for
 from eson._internal.wire.options import strict_flag
 from eson._internal.wire.toon_parser import decode_text
 from eson.cli import main
@@ -61,7 +60,6 @@ ENTRY_POINTS: dict[str, Call] = {
     "Message.from_toon": lambda text, strict: PDoc.from_toon(text, strict=strict),
     "msgspec Message.from_toon": lambda text, strict: MDoc.from_toon(text, strict=strict),
     "wire decode_text": lambda text, strict: decode_text(text, strict=strict),
-    "typed reader": lambda text, strict: reader_for(PDoc).decode(text, strict),
 }
 
 

@@ -22,6 +22,7 @@ from typing_extensions import Self
 
 from eson._internal.api import check_reading
 from eson._internal.codecs.eson_typed import decode_model, encode_model
+from eson._internal.wire.options import read_options, strict_flag
 
 if TYPE_CHECKING:
     from eson._internal.wire.repairs import Repair
@@ -63,15 +64,9 @@ class ModelMethods:
             eson.ValidationError: for well-formed text that fails validation,
                 located at line, section, row and field.
         """
-        check_reading(strict, partial)
+        read = check_reading(strict, partial)
         return decode_model(
-            cls,
-            data,
-            strict,
-            repairs,
-            partial,
-            validation_strict=validation_strict,
-            context=context,
+            cls, data, read, repairs, validation_strict=validation_strict, context=context
         )
 
     def to_toon(self, *, delimiter: str = ",", indent_size: int = 2) -> str:
@@ -103,14 +98,11 @@ class ModelMethods:
         """
         from eson._internal.codecs import toon_typed
 
+        read = read_options(
+            format="toon", strict=strict_flag(strict), indent_size=indent_size, loose="lax"
+        )
         return toon_typed.decode_model(
-            cls,
-            data,
-            strict,
-            indent_size,
-            repairs,
-            validation_strict=validation_strict,
-            context=context,
+            cls, data, read, repairs, validation_strict=validation_strict, context=context
         )
 
     @classmethod

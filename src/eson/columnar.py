@@ -26,7 +26,7 @@ The text codec lives in :mod:`eson._internal.wire.columnar`, the typed back end 
 from __future__ import annotations
 
 import builtins
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any
 
 from eson._internal.api import (
     DecodeResult,
@@ -41,7 +41,7 @@ from eson._internal.codecs.columnar_typed import codec_for
 from eson._internal.schema.compile import is_model_class
 from eson._internal.wire.columnar import decode_columnar, encode_columnar
 from eson._internal.wire.eson_reader import text_of
-from eson._internal.wire.options import Mode, ReadOptions
+from eson._internal.wire.options import STRICT, ReadOptions
 from eson._internal.wire.repairs import Repair
 
 __all__ = [
@@ -55,14 +55,22 @@ __all__ = [
     "try_decode",
 ]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    #: The decoded type: the model given as ``type=``, else Any (for type checkers).
+    T = TypeVar("T", default=Any)
+else:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 Data = str | bytes | bytearray | memoryview
 
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 
 #: Columnar JSON is JSON: it has one reading, and no reading options.
-_READ = ReadOptions()
+_READ = STRICT
 
 
 class _ColumnarFront(Front):
@@ -73,32 +81,11 @@ class _ColumnarFront(Front):
     name = "columnar"
     shown = "columnar.Decoder"
 
-    def options(
-        self,
-        options: ReadOptions | None,
-        strict: bool | None,
-        mode: Mode | None,
-        partial: bool | None = None,
-        indent_size: int | None = None,
-    ) -> ReadOptions:
-        return _READ
-
     def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
         return decode_columnar(text_of(text, "columnar JSON"))
 
     def reader(self, type: builtins.type[Any], read: ReadOptions) -> Any:
         return codec_for(type)
-
-    def typed(
-        self,
-        reader: Any,
-        text: Data,
-        read: ReadOptions,
-        repairs: list[Repair] | None,
-        validation_strict: bool | None,
-        context: Any,
-    ) -> Any:
-        return reader.decode(text, validation_strict, context)
 
 
 _COLUMNAR = _ColumnarFront()
@@ -135,29 +122,13 @@ def encode(value: Any) -> str:
     return encode_columnar(value)
 
 
-@overload
-def decode(
-    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
-) -> Any: ...
-
-
-@overload
-def decode(
-    text: Data,
-    *,
-    type: builtins.type[T],
-    validation_strict: bool | None = None,
-    context: Any = None,
-) -> T: ...
-
-
 def decode(
     text: Data,
     *,
     type: builtins.type[T] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
-) -> T | Any:
+) -> T:
     """Decode columnar JSON (plain JSON too) into plain values, or a model instance.
 
     Args:
@@ -180,23 +151,8 @@ def decode(
             ``type`` that is not a model class, and validation options that
             do not apply.
     """
-    return decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
-
-
-@overload
-def try_decode(
-    text: Data, *, type: None = None, validation_strict: None = None, context: None = None
-) -> Ok[Any] | Err: ...
-
-
-@overload
-def try_decode(
-    text: Data,
-    *,
-    type: builtins.type[T],
-    validation_strict: bool | None = None,
-    context: Any = None,
-) -> Ok[T] | Err: ...
+    result: T = decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
+    return result
 
 
 def try_decode(
@@ -205,7 +161,7 @@ def try_decode(
     type: builtins.type[T] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
-) -> Ok[T] | Ok[Any] | Err:
+) -> Ok[T] | Err:
     """Decode without raising on bad text (see :func:`eson.try_decode`).
 
     Returns ``Ok(value)`` or ``Err(error)`` (:data:`eson.DecodeResult`); a
@@ -246,24 +202,6 @@ class Decoder(FrontDecoder[T]):
     __slots__ = ()
 
     front = _COLUMNAR
-
-    @overload
-    def __init__(
-        self: Decoder[Any],
-        type: None = None,
-        *,
-        validation_strict: None = None,
-        context: None = None,
-    ) -> None: ...
-
-    @overload
-    def __init__(
-        self: Decoder[T],
-        type: builtins.type[T],
-        *,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> None: ...
 
     def __init__(
         self,

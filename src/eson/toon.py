@@ -36,7 +36,7 @@ The codec itself lives in :mod:`eson._internal.wire` (untyped) and :mod:`eson._i
 from __future__ import annotations
 
 import builtins
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any
 
 from eson._internal.api import (
     DecodeResult,
@@ -68,7 +68,15 @@ __all__ = [
     "try_decode",
 ]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    #: The decoded type: the model given as ``type=``, else Any (for type checkers).
+    T = TypeVar("T", default=Any)
+else:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 Data = str | bytes | bytearray | memoryview
 
@@ -108,24 +116,6 @@ class _ToonFront(Front):
     def reader(self, type: builtins.type[Any], read: ReadOptions) -> Any:
         return reader_for(type, read.indent_size)
 
-    def typed(
-        self,
-        reader: Any,
-        text: Data,
-        read: ReadOptions,
-        repairs: list[Repair] | None,
-        validation_strict: bool | None,
-        context: Any,
-    ) -> Any:
-        return reader.decode(
-            text,
-            read.checks_counts,
-            repairs,
-            not read.strict,
-            validation_strict=validation_strict,
-            context=context,
-        )
-
 
 _TOON = _ToonFront()
 
@@ -162,36 +152,6 @@ def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
     return encode_value(value, delimiter=delimiter_of(delimiter), indent_size=indent_size)
 
 
-@overload
-def decode(
-    text: Data,
-    *,
-    type: None = None,
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    indent_size: int | None = None,
-    repairs: list[Repair] | None = None,
-    validation_strict: None = None,
-    context: None = None,
-) -> Any: ...
-
-
-@overload
-def decode(
-    text: Data,
-    *,
-    type: builtins.type[T],
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    indent_size: int | None = None,
-    repairs: list[Repair] | None = None,
-    validation_strict: bool | None = None,
-    context: Any = None,
-) -> T: ...
-
-
 def decode(
     text: Data,
     *,
@@ -203,7 +163,7 @@ def decode(
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
-) -> T | Any:
+) -> T:
     """Decode a TOON document into plain Python values, or a model instance.
 
     Untyped, objects become ``dict``, arrays ``list``; integer tokens become
@@ -259,37 +219,8 @@ def decode(
             not fit together (see :class:`eson.ReadOptions`).
     """
     read = _TOON.options(options, strict, mode, indent_size=indent_size)
-    return decode_as(_TOON, text, type, read, repairs, validation_strict, context)
-
-
-@overload
-def try_decode(
-    text: Data,
-    *,
-    type: None = None,
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    indent_size: int | None = None,
-    repairs: list[Repair] | None = None,
-    validation_strict: None = None,
-    context: None = None,
-) -> Ok[Any] | Err: ...
-
-
-@overload
-def try_decode(
-    text: Data,
-    *,
-    type: builtins.type[T],
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    indent_size: int | None = None,
-    repairs: list[Repair] | None = None,
-    validation_strict: bool | None = None,
-    context: Any = None,
-) -> Ok[T] | Err: ...
+    result: T = decode_as(_TOON, text, type, read, repairs, validation_strict, context)
+    return result
 
 
 def try_decode(
@@ -303,7 +234,7 @@ def try_decode(
     repairs: list[Repair] | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
-) -> Ok[T] | Ok[Any] | Err:
+) -> Ok[T] | Err:
     """Decode without raising on bad text: for message routers.
 
     Takes the arguments of :func:`decode`.
@@ -377,32 +308,6 @@ class Decoder(FrontDecoder[T]):
     __slots__ = ()
 
     front = _TOON
-
-    @overload
-    def __init__(
-        self: Decoder[Any],
-        type: None = None,
-        *,
-        strict: bool | None = None,
-        mode: Mode | None = None,
-        options: ReadOptions | None = None,
-        indent_size: int | None = None,
-        validation_strict: None = None,
-        context: None = None,
-    ) -> None: ...
-
-    @overload
-    def __init__(
-        self: Decoder[T],
-        type: builtins.type[T],
-        *,
-        strict: bool | None = None,
-        mode: Mode | None = None,
-        options: ReadOptions | None = None,
-        indent_size: int | None = None,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> None: ...
 
     def __init__(
         self,

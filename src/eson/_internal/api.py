@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, Union
 
 from eson._internal.wire.eson_line_reader import decode_document
 from eson._internal.wire.eson_writer import encode_document
@@ -98,7 +98,15 @@ def _load_results() -> tuple[type[Ok[Any]], type[Err]]:
     return _results
 
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    #: The decoded type: the model given as ``type=``, else dict[str, Any] (for type checkers).
+    T = TypeVar("T", default=dict[str, Any])
+else:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 Data = str | bytes | bytearray | memoryview
 
@@ -156,8 +164,7 @@ class Front:
     The doors are written once, over this (:func:`decode_as`,
     :func:`try_decode_as`, :class:`FrontDecoder`); a format says only how
     its call's keywords become :class:`~eson.ReadOptions`, how it reads
-    plain values, which compiled reader a model type has and how that
-    reader is called.  :data:`ESON` is ESON's; :mod:`eson.toon` and
+    plain values and which compiled reader a model type has.  :data:`ESON` is ESON's; :mod:`eson.toon` and
     :mod:`eson.columnar` define theirs.
     """
 
@@ -188,27 +195,13 @@ class Front:
         )
 
     def reader(self, type: builtins.type[Any], read: ReadOptions) -> Any:
-        """The compiled reader of ``type`` (``TypeError`` for a type that has none)."""
-        return (_typed or _load_typed()).reader_for(type)
+        """The compiled reader of ``type`` (``TypeError`` for a type that has none).
 
-    def typed(
-        self,
-        reader: Any,
-        text: Data,
-        read: ReadOptions,
-        repairs: list[Repair] | None,
-        validation_strict: bool | None,
-        context: Any,
-    ) -> Any:
-        """Read ``text`` with the compiled ``reader`` into a validated instance."""
-        return reader.decode(
-            text,
-            read.strict,
-            repairs,
-            read.partial,
-            validation_strict=validation_strict,
-            context=context,
-        )
+        Every compiled reader decodes as ``reader.decode(text, read, repairs,
+        validation_strict=..., context=...)``: one :class:`~eson.ReadOptions`
+        says how.
+        """
+        return (_typed or _load_typed()).reader_for(type)
 
 
 #: ESON's front: what :func:`eson.decode`, :func:`eson.try_decode` and :class:`eson.Decoder` read.
@@ -229,7 +222,9 @@ def decode_as(
         untyped_options(validation_strict, context)
         return front.plain(text, read, repairs)
     reader = front.reader(type, read)
-    return front.typed(reader, text, read, repairs, validation_strict, context)
+    return reader.decode(
+        text, read, repairs, validation_strict=validation_strict, context=context
+    )
 
 
 def try_decode_as(
@@ -257,7 +252,9 @@ def try_decode_as(
         if reader is None:
             value = front.plain(text, read, log)
         else:
-            value = front.typed(reader, text, read, log, validation_strict, context)
+            value = reader.decode(
+                text, read, log, validation_strict=validation_strict, context=context
+            )
     except ESONError as exc:
         return err(exc, repairs=tuple(log))
     finally:
@@ -308,8 +305,12 @@ class FrontDecoder(Generic[T]):
         if reader is None:
             plain: T = self.front.plain(text, self.options, repairs)
             return plain
-        result: T = self.front.typed(
-            reader, text, self.options, repairs, self.validation_strict, self.context
+        result: T = reader.decode(
+            text,
+            self.options,
+            repairs,
+            validation_strict=self.validation_strict,
+            context=self.context,
         )
         return result
 
@@ -357,36 +358,6 @@ def check_reading(strict: object, partial: object = False) -> ReadOptions:
     return read_options(format="eson", strict=strict, partial=partial)
 
 
-@overload
-def decode(
-    text: Data,
-    *,
-    type: None = None,
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    repairs: list[Repair] | None = None,
-    partial: bool | None = None,
-    validation_strict: None = None,
-    context: None = None,
-) -> dict[str, Any]: ...
-
-
-@overload
-def decode(
-    text: Data,
-    *,
-    type: builtins.type[T],
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    repairs: list[Repair] | None = None,
-    partial: bool | None = None,
-    validation_strict: bool | None = None,
-    context: Any = None,
-) -> T: ...
-
-
 def decode(
     text: Data,
     *,
@@ -398,7 +369,7 @@ def decode(
     partial: bool | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
-) -> T | dict[str, Any]:
+) -> T:
     """Decode an ESON document into a ``dict`` of plain values, or a model instance.
 
     ``bytes``-like input is read as UTF-8.  CRLF line endings, a missing final
@@ -457,7 +428,8 @@ def decode(
             ``strict=True``.
     """
     read = ESON.options(options, strict, mode, partial)
-    return decode_as(ESON, text, type, read, repairs, validation_strict, context)  # type: ignore[no-any-return]
+    result: T = decode_as(ESON, text, type, read, repairs, validation_strict, context)
+    return result
 
 
 def validate(
@@ -510,36 +482,6 @@ def validate(
     return result
 
 
-@overload
-def try_decode(
-    text: Data,
-    *,
-    type: None = None,
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    repairs: list[Repair] | None = None,
-    partial: bool | None = None,
-    validation_strict: None = None,
-    context: None = None,
-) -> Ok[dict[str, Any]] | Err: ...
-
-
-@overload
-def try_decode(
-    text: Data,
-    *,
-    type: builtins.type[T],
-    strict: bool | None = None,
-    mode: Mode | None = None,
-    options: ReadOptions | None = None,
-    repairs: list[Repair] | None = None,
-    partial: bool | None = None,
-    validation_strict: bool | None = None,
-    context: Any = None,
-) -> Ok[T] | Err: ...
-
-
 def try_decode(
     text: Data,
     *,
@@ -551,7 +493,7 @@ def try_decode(
     partial: bool | None = None,
     validation_strict: bool | None = None,
     context: Any = None,
-) -> Ok[T] | Ok[dict[str, Any]] | Err:
+) -> Ok[T] | Err:
     """Decode without raising on bad text: for message routers.
 
     Takes the arguments of :func:`decode`.
@@ -617,32 +559,6 @@ class Decoder(FrontDecoder[T]):
     """
 
     __slots__ = ()
-
-    @overload
-    def __init__(
-        self: Decoder[dict[str, Any]],
-        type: None = None,
-        *,
-        strict: bool | None = None,
-        mode: Mode | None = None,
-        options: ReadOptions | None = None,
-        partial: bool | None = None,
-        validation_strict: None = None,
-        context: None = None,
-    ) -> None: ...
-
-    @overload
-    def __init__(
-        self: Decoder[T],
-        type: builtins.type[T],
-        *,
-        strict: bool | None = None,
-        mode: Mode | None = None,
-        options: ReadOptions | None = None,
-        partial: bool | None = None,
-        validation_strict: bool | None = None,
-        context: Any = None,
-    ) -> None: ...
 
     def __init__(
         self,

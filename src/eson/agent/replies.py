@@ -39,7 +39,7 @@ from eson._internal.wire.eson_json import too_deep_at
 from eson._internal.wire.eson_lexicon import MAX_JSON_DEPTH
 from eson._internal.wire.eson_line_reader import decode_document
 from eson._internal.wire.eson_reader import text_of
-from eson._internal.wire.options import read_options, untyped_options
+from eson._internal.wire.options import STRICT, ReadOptions, read_options, untyped_options
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text
 from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
@@ -288,6 +288,10 @@ def _numbered(type: Any) -> bool:
 #: What :func:`_read_strictly` returns for a payload strict reading refuses.
 _NOT_STRICT: Any = object()
 
+#: A reply's readings: lenient, with its counts checked (and a cut-off last array kept).
+_LENIENT = ReadOptions(mode="lenient")
+_PARTIAL = ReadOptions(mode="lenient", partial=True)
+
 
 def _read_strictly(payload: Payload, type: Any, options: tuple[bool | None, Any]) -> Any:
     """(ESON) The payload read strictly, or :data:`_NOT_STRICT` when strict reading refuses it.
@@ -313,7 +317,7 @@ def _read_strictly(payload: Payload, type: Any, options: tuple[bool | None, Any]
         if type is None:
             return decode_document(text, strict=True)
         return reader_for(type).decode(
-            text, True, None, False, validation_strict=validation_strict, context=context
+            text, STRICT, None, validation_strict=validation_strict, context=context
         )
     except ESONError:
         return _NOT_STRICT
@@ -330,24 +334,16 @@ def _decode(
     if payload.format == "eson":
         if type is None:
             return decode_document(payload.split, strict=False, repairs=log, partial=partial)
+        read = _PARTIAL if partial else _LENIENT
         return reader_for(type).decode(
-            payload.split,
-            False,
-            log,
-            partial,
-            validation_strict=validation_strict,
-            context=context,
+            payload.split, read, log, validation_strict=validation_strict, context=context
         )
     if payload.format == "toon":
         if type is None:
             return decode_text(payload.text, strict=True)
+        # the spec's strict checks plus the typed text rule: TOON's lenient reading
         return toon_typed.reader_for(type).decode(
-            payload.text,
-            True,
-            log,
-            True,
-            validation_strict=validation_strict,
-            context=context,
+            payload.text, _LENIENT, log, validation_strict=validation_strict, context=context
         )
     return _decode_json(payload.text, type, options)
 

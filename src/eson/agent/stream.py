@@ -22,7 +22,7 @@ from __future__ import annotations
 import builtins
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any, Generic, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 from eson._internal.codecs.eson_stream import ESONBuilder
 from eson._internal.codecs.feedback import attach_expected
@@ -57,7 +57,16 @@ from eson.errors import DecodeError, ESONError, TOONError, echo
 
 __all__ = ["Event", "StreamDecoder"]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    #: What :meth:`StreamDecoder.close` returns: the model given as ``type=``,
+    #: else a ``dict`` (for type checkers; ``keep=False`` makes it ``None``).
+    T = TypeVar("T", default=dict[str, Any])
+else:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 StreamFormat = DocumentFormat  # (eson.agent.formats, where every format name is defined)
 
@@ -224,26 +233,8 @@ class StreamDecoder(Generic[T]):
 
     @overload
     def __init__(
-        self: StreamDecoder[dict[str, Any]],
-        type: None = None,
-        *,
-        format: StreamFormat = "eson",
-        strict: bool | None = None,
-        mode: Mode | None = None,
-        options: ReadOptions | None = None,
-        indent_size: int | None = None,
-        reply: bool | None = None,
-        partial: bool | None = None,
-        keep: Literal[True] = True,
-        validation_strict: bool | None = None,
-        context: Any = None,
-        require_end: bool | None = None,
-    ) -> None: ...
-
-    @overload
-    def __init__(
-        self: StreamDecoder[T],
-        type: builtins.type[T],
+        self,
+        type: builtins.type[T] | None = None,
         *,
         format: StreamFormat = "eson",
         strict: bool | None = None,

@@ -25,6 +25,8 @@ from eson._internal.schema.compile import document_schema
 from eson._internal.schema.model import DocumentSchema, EntryKind
 from eson._internal.wire.columnar import decode_columnar, encode_columnar
 from eson._internal.wire.eson_reader import text_of
+from eson._internal.wire.options import STRICT, ReadOptions
+from eson._internal.wire.repairs import Repair
 from eson.errors import EncodeError
 
 
@@ -49,10 +51,17 @@ class ColumnarCodec:
     def decode(
         self,
         data: str | bytes | bytearray | memoryview,
+        read: ReadOptions = STRICT,
+        repairs: list[Repair] | None = None,
+        *,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> Any:
-        """Read columnar JSON (or plain JSON) and validate it into an instance."""
+        """Read columnar JSON (or plain JSON) and validate it into an instance.
+
+        Columnar JSON has one reading: ``read`` and ``repairs`` are taken as
+        every compiled reader takes them, and change nothing.
+        """
         document = decode_columnar(text_of(data, "columnar JSON"))
         return self.validate_document(document, validation_strict, context)
 

@@ -62,6 +62,7 @@ from eson._internal.wire.eson_reader import (
     decode_section,
     split_columns,
 )
+from eson._internal.wire.options import STRICT, ReadOptions
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import DecodeError, ESONError, ValidationError
 
@@ -554,21 +555,23 @@ class DocumentReader:
     def decode(
         self,
         data: Document,
-        strict: bool = True,
+        read: ReadOptions = STRICT,
         repairs: RepairLog | None = None,
-        partial: bool = False,
         *,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> Any:
         """Decode and validate; see the module documentation.
 
-        ``validation_strict`` and ``context`` go to the framework's validation
-        (see :func:`eson.decode`).  Every :class:`~eson.errors.ESONError`
-        raised carries the layout the type expects, for its ``feedback``
-        (:mod:`eson._internal.codecs.feedback`).
+        ``read`` says how (its ``strict`` and ``partial``), ``repairs``
+        collects a lenient read's repairs; ``validation_strict`` and
+        ``context`` go to the framework's validation (see :func:`eson.decode`).
+        Every :class:`~eson.errors.ESONError` raised carries the layout the
+        type expects, for its ``feedback`` (:mod:`eson._internal.codecs.feedback`).
         """
         check_options(self.binding, validation_strict, context)
+        strict = read.strict
+        partial = read.partial
         built: list[str] = []
         try:
             fast = (

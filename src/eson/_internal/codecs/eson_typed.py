@@ -12,6 +12,7 @@ from eson._internal.codecs.eson_decode import DocumentReader
 from eson._internal.codecs.eson_encode import DocumentWriter
 from eson._internal.schema.class_cache import ATTRIBUTE, cached
 from eson._internal.schema.compile import document_schema
+from eson._internal.wire.options import STRICT, ReadOptions
 from eson._internal.wire.repairs import Repair
 
 T = TypeVar("T")
@@ -58,14 +59,14 @@ def encode_model(obj: object, number: bool | None = None) -> str:
 def decode_model(
     cls: type[T],
     data: str | bytes | bytearray | memoryview,
-    strict: bool = True,
+    read: ReadOptions = STRICT,
     repairs: list[Repair] | None = None,
-    partial: bool = False,
+    *,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T:
     """Read an ESON document into a validated instance of ``cls`` (see :func:`eson.decode`)."""
-    result: Any = reader_for(cls).decode(
-        data, strict, repairs, partial, validation_strict=validation_strict, context=context
+    result: T = reader_for(cls).decode(
+        data, read, repairs, validation_strict=validation_strict, context=context
     )
-    return result  # type: ignore[no-any-return]
+    return result

@@ -53,7 +53,7 @@ from eson._internal.codecs.validation import Place, check_options, plain_place, 
 from eson._internal.schema.annotations import literal_values
 from eson._internal.schema.binding import Binding, Problem
 from eson._internal.schema.model import DocumentSchema, FieldSchema, RecordSchema
-from eson._internal.wire.options import indent_size_of, strict_flag
+from eson._internal.wire.options import STRICT, ReadOptions, indent_size_of
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_header import HeaderField, RowLayout, parse_header
 from eson._internal.wire.toon_lexicon import COUNT_SOURCE, DELIMITER_SYMBOL_SOURCE
@@ -824,29 +824,27 @@ class DocumentReader:
     def decode(
         self,
         data: str | bytes | bytearray | memoryview,
-        strict: bool = True,
+        read: ReadOptions = STRICT,
         repairs: list[Repair] | None = None,
-        texts: bool | None = None,
         *,
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> Any:
         """Decode and validate; see the module documentation.
 
-        ``strict`` is TOON's strict mode; ``validation_strict`` and ``context``
-        go to the framework's validation (see :func:`eson.toon.decode`).
-        ``texts`` applies the typed rule of :mod:`eson._internal.codecs.lenient` (a bare
-        number or boolean in a string-only field is read as its token text),
-        recording each repair in ``repairs``; it defaults to ``not strict``
-        (the rule is part of TOON's lenient reading), and the reply reader
-        uses it with the strict wire checks.
+        ``read`` says how: TOON's strict checks (counts and widths) hold in
+        every mode but ``"lax"``, and every mode but ``"strict"`` applies the
+        typed rule of :mod:`eson._internal.codecs.lenient` (a bare number or
+        boolean in a string-only field is read as its token text), recording
+        each repair in ``repairs``.  ``validation_strict`` and ``context`` go
+        to the framework's validation (see :func:`eson.toon.decode`).
         """
         check_options(self.binding, validation_strict, context)
-        strict = strict_flag(strict)
+        strict = read.checks_counts
         try:
             text = text_of(data)
             document = self.plain(text, strict)
-            if (not strict if texts is None else texts) and text_spots(self.schema, document):
+            if not read.strict and text_spots(self.schema, document):
                 document = self.with_texts(text, strict, repairs)
         except ESONError as exc:
             raise attach_expected(exc, self.schema.model_type, "toon") from None

@@ -16,6 +16,7 @@ from eson._internal.codecs.toon_decode import DocumentReader
 from eson._internal.codecs.toon_encode import DocumentWriter, WriterSet
 from eson._internal.schema.class_cache import cached
 from eson._internal.schema.compile import document_schema
+from eson._internal.wire.options import STRICT, ReadOptions
 from eson._internal.wire.repairs import Repair
 
 T = TypeVar("T")
@@ -76,15 +77,14 @@ def encode_model(obj: object, delimiter: str = ",", indent_size: int = 2) -> str
 def decode_model(
     cls: type[T],
     data: str | bytes | bytearray | memoryview,
-    strict: bool = True,
-    indent_size: int = 2,
+    read: ReadOptions = STRICT,
     repairs: list[Repair] | None = None,
     *,
     validation_strict: bool | None = None,
     context: Any = None,
 ) -> T:
     """Read a TOON document into a validated instance of ``cls`` (see :func:`eson.toon.decode`)."""
-    result: Any = reader_for(cls, indent_size).decode(
-        data, strict, repairs, validation_strict=validation_strict, context=context
+    result: T = reader_for(cls, read.indent_size).decode(
+        data, read, repairs, validation_strict=validation_strict, context=context
     )
-    return result  # type: ignore[no-any-return]
+    return result

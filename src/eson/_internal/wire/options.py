@@ -256,6 +256,10 @@ class ReadOptions:
         return ReadOptions(**current)
 
 
+#: The default reading: strict, every check of the grammar.
+STRICT = ReadOptions()
+
+
 def read_options(
     options: object = None,
     *,
