@@ -26,9 +26,10 @@ The text codec lives in :mod:`eson._internal.wire.columnar`, the typed back end 
 from __future__ import annotations
 
 import builtins
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from eson._internal.api import (
+    Data,
     DecodeResult,
     Err,
     Front,
@@ -37,8 +38,9 @@ from eson._internal.api import (
     decode_as,
     try_decode_as,
 )
+from eson._internal.api import ValueT as T
 from eson._internal.codecs.columnar_typed import codec_for
-from eson._internal.schema.compile import is_model_class
+from eson._internal.schema.compile import model_class_of
 from eson._internal.wire.columnar import decode_columnar, encode_columnar
 from eson._internal.wire.eson_reader import text_of
 from eson._internal.wire.options import STRICT, ReadOptions
@@ -55,19 +57,6 @@ __all__ = [
     "try_decode",
 ]
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    #: The decoded type: the model given as ``type=``, else Any (for type checkers).
-    T = TypeVar("T", default=Any)
-else:
-    from typing import TypeVar
-
-    T = TypeVar("T")
-
-Data = str | bytes | bytearray | memoryview
-
-_PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 
 #: Columnar JSON is JSON: it has one reading, and no reading options.
 _READ = STRICT
@@ -91,13 +80,6 @@ class _ColumnarFront(Front):
 _COLUMNAR = _ColumnarFront()
 
 
-def _model_class(value: object) -> type | None:
-    cls = builtins.type(value)
-    if cls in _PLAIN_TYPES or isinstance(value, (dict, list, tuple, str, int, float)):
-        return None
-    return cls if is_model_class(cls) else None
-
-
 def encode(value: Any) -> str:
     """Encode a plain value, or a model instance, as columnar JSON text.
 
@@ -116,7 +98,7 @@ def encode(value: Any) -> str:
             a block); the message names the path.
         TypeError: for a model type that breaks a schema rule.
     """
-    cls = _model_class(value)
+    cls = model_class_of(value)
     if cls is not None:
         return codec_for(cls).encode(value)
     return encode_columnar(value)

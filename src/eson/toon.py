@@ -36,9 +36,10 @@ The codec itself lives in :mod:`eson._internal.wire` (untyped) and :mod:`eson._i
 from __future__ import annotations
 
 import builtins
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from eson._internal.api import (
+    Data,
     DecodeResult,
     Err,
     Front,
@@ -47,8 +48,9 @@ from eson._internal.api import (
     decode_as,
     try_decode_as,
 )
+from eson._internal.api import ValueT as T
 from eson._internal.codecs.toon_typed import delimiter_of, reader_for, writer_for
-from eson._internal.schema.compile import is_model_class
+from eson._internal.schema.compile import model_class_of
 from eson._internal.wire.options import Mode, ReadOptions, indent_size_of, read_options
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text, text_of
@@ -68,26 +70,6 @@ __all__ = [
     "try_decode",
 ]
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    #: The decoded type: the model given as ``type=``, else Any (for type checkers).
-    T = TypeVar("T", default=Any)
-else:
-    from typing import TypeVar
-
-    T = TypeVar("T")
-
-Data = str | bytes | bytearray | memoryview
-
-_PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
-
-
-def _model_class(value: object) -> type | None:
-    cls = builtins.type(value)
-    if cls in _PLAIN_TYPES or isinstance(value, (dict, list, tuple, str, int, float)):
-        return None
-    return cls if is_model_class(cls) else None
 
 
 class _ToonFront(Front):
@@ -146,7 +128,7 @@ def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
         TypeError: for a model type that breaks a schema rule.
         ValueError: for an unknown ``delimiter`` or a bad ``indent_size``.
     """
-    cls = _model_class(value)
+    cls = model_class_of(value)
     if cls is not None:
         return writer_for(cls, delimiter, indent_size).encode(value)
     return encode_value(value, delimiter=delimiter_of(delimiter), indent_size=indent_size)

@@ -103,10 +103,13 @@ if TYPE_CHECKING:
 
     #: The decoded type: the model given as ``type=``, else dict[str, Any] (for type checkers).
     T = TypeVar("T", default=dict[str, Any])
+    #: The same for formats whose plain values may be any JSON value (TOON, columnar JSON).
+    ValueT = TypeVar("ValueT", default=Any)
 else:
     from typing import TypeVar
 
     T = TypeVar("T")
+    ValueT = TypeVar("ValueT")
 
 Data = str | bytes | bytearray | memoryview
 

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from eson._internal.schema.compile import binding_for, is_model_class
+from eson._internal.schema.compile import binding_for, model_class_of
 from eson.errors import EncodeError
 
 __all__ = [
@@ -92,7 +92,6 @@ _ALIASES: dict[str, Format] = {
     "columnar": "columnar",
     "json": "json",
 }
-_PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 
 
 def normalize_format(token: str) -> Format | None:
@@ -100,16 +99,9 @@ def normalize_format(token: str) -> Format | None:
     return _ALIASES.get(token.strip().lower())
 
 
-def _model_class(value: object) -> type | None:
-    cls = builtins.type(value)
-    if cls in _PLAIN_TYPES or isinstance(value, (dict, list, tuple, str, int, float)):
-        return None
-    return cls if is_model_class(cls) else None
-
-
 def plain_value(value: Any) -> Any:
     """The JSON-mode dump of a model instance; any other value as it is."""
-    cls = _model_class(value)
+    cls = model_class_of(value)
     if cls is None:
         return value
     return binding_for(cls).dump(value)
@@ -140,7 +132,7 @@ def pretty_json(value: Any) -> str:
 def _write_eson(value: Any, number: bool | None) -> str:
     from eson._internal.api import encode
 
-    if not isinstance(value, dict) and _model_class(value) is None:
+    if not isinstance(value, dict) and model_class_of(value) is None:
         raise EncodeError("ESON documents are objects: the value is not a mapping")
     return encode(value, number=number)
 

@@ -83,6 +83,18 @@ def is_model_class(cls: object) -> bool:
     return True
 
 
+#: Classes whose instances are plain data, never model instances (checked first: cheap).
+_PLAIN_CLASSES = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+
+
+def model_class_of(value: object) -> type | None:
+    """The class of ``value`` when it is a model instance, else ``None`` (plain data)."""
+    cls = type(value)
+    if cls in _PLAIN_CLASSES or isinstance(value, (dict, list, tuple, str, int, float)):
+        return None
+    return cls if is_model_class(cls) else None
+
+
 def runtime_class(tp: Any) -> type:
     """The class of a model type's instances: ``Page`` for ``Page[int]``, else ``tp`` itself."""
     generic = generic_parameters(tp)
