@@ -721,6 +721,42 @@ is_number_start(Py_UCS4 c)
     return c == '-' || (c >= '0' && c <= '9');
 }
 
+/* The digits from i on: the index after the last one (i itself when there is none). */
+static inline Py_ssize_t
+skip_digits(int kind, const void *data, Py_ssize_t i, Py_ssize_t e)
+{
+    Py_UCS4 c;
+    while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
+        i++;
+    return i;
+}
+
+/* The tail every number grammar here shares, from i: an optional fraction
+ * ('.' and digits) and an optional exponent ([eE][+-]? and digits).  Returns
+ * the index after it, or -1 for a '.' or an exponent without digits; sets
+ * *fraction when either is present. */
+static Py_ssize_t
+skip_number_tail(int kind, const void *data, Py_ssize_t i, Py_ssize_t e, int *fraction)
+{
+    Py_UCS4 c;
+    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
+        Py_ssize_t start = ++i;
+        if ((i = skip_digits(kind, data, i, e)) == start)
+            return -1;
+        *fraction = 1;
+    }
+    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
+        i++;
+        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
+            i++;
+        Py_ssize_t start = i;
+        if ((i = skip_digits(kind, data, i, e)) == start)
+            return -1;
+        *fraction = 1;
+    }
+    return i;
+}
+
 /* Whether chars [s, e) of (kind, data) fully match the JSON number grammar;
  * *fraction is set when it holds a '.' or an exponent. */
 static int
@@ -733,37 +769,13 @@ match_number(int kind, const void *data, Py_ssize_t s, Py_ssize_t e, int *fracti
     if (i >= e)
         return 0;
     Py_UCS4 c = PyUnicode_READ(kind, data, i);
-    if (c == '0') {
+    if (c == '0')
         i++;
-    }
-    else if (c >= '1' && c <= '9') {
-        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-    }
-    else {
+    else if (c >= '1' && c <= '9')
+        i = skip_digits(kind, data, i + 1, e);
+    else
         return 0;
-    }
-    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
-        i++;
-        Py_ssize_t start = i;
-        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-        if (i == start)
-            return 0;
-        *fraction = 1;
-    }
-    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
-        i++;
-        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
-            i++;
-        Py_ssize_t start = i;
-        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-        if (i == start)
-            return 0;
-        *fraction = 1;
-    }
-    return i == e;
+    return skip_number_tail(kind, data, i, e, fraction) == e;
 }
 
 static int
@@ -1573,31 +1585,13 @@ toon_numberish(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
 {
     Py_ssize_t i = s;
     Py_UCS4 c;
+    int fraction = 0;
     if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
         i++;
     Py_ssize_t start = i;
-    while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-        i++;
-    if (i == start)
+    if ((i = skip_digits(kind, data, i, e)) == start)
         return 0;
-    if (i < e && PyUnicode_READ(kind, data, i) == '.') {
-        Py_ssize_t f = ++i;
-        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-        if (i == f)
-            return 0;
-    }
-    if (i < e && ((c = PyUnicode_READ(kind, data, i)) == 'e' || c == 'E')) {
-        i++;
-        if (i < e && ((c = PyUnicode_READ(kind, data, i)) == '+' || c == '-'))
-            i++;
-        Py_ssize_t f = i;
-        while (i < e && (c = PyUnicode_READ(kind, data, i)) >= '0' && c <= '9')
-            i++;
-        if (i == f)
-            return 0;
-    }
-    return i == e;
+    return skip_number_tail(kind, data, i, e, &fraction) == e;
 }
 
 /* eson._internal.wire.toon_quoting.format_string's test: may the str be written bare?
@@ -1960,8 +1954,7 @@ encode_rows(PyObject *self, PyObject *args)
         else if (!PyUnicode_CheckExact(key) || !READY(key)) {
             /* A field name of another class (a str subclass key of the
              * first row): its __eq__ and __hash__ are Python code. */
-            result = Py_None;
-            Py_INCREF(result);
+            result = Py_NewRef(Py_None);
             goto done;
         }
     }
@@ -1969,8 +1962,7 @@ encode_rows(PyObject *self, PyObject *args)
     if (count == 0) {
         /* No rows (an array emptied by Python code since the caller
          * looked): the Python code writes what an empty array is. */
-        result = Py_None;
-        Py_INCREF(result);
+        result = Py_NewRef(Py_None);
         goto done;
     }
     Writer w;
@@ -2042,8 +2034,7 @@ encode_rows(PyObject *self, PyObject *args)
     goto done;
 unhandled:
     w_free(&w);
-    result = Py_None;
-    Py_INCREF(result);
+    result = Py_NewRef(Py_None);
     goto done;
 error:
     w_free(&w);
@@ -2315,8 +2306,7 @@ decode_rows(PyObject *self, PyObject *args)
     result = PyTuple_Pack(3, columns, flags, masks);
     goto done;
 unhandled:
-    result = Py_None;
-    Py_INCREF(result);
+    result = Py_NewRef(Py_None);
 done:
     Py_XDECREF(columns);
     Py_XDECREF(flags);
@@ -2642,8 +2632,7 @@ toon_rows(PyObject *self, PyObject *args)
     result = PyTuple_Pack(3, columns, flags, masks);
     goto done;
 unhandled:
-    result = Py_None;
-    Py_INCREF(result);
+    result = Py_NewRef(Py_None);
 done:
     Py_XDECREF(columns);
     Py_XDECREF(flags);
@@ -2697,6 +2686,29 @@ decode_cells(PyObject *self, PyObject *texts)
     return out;
 }
 
+/* The common length of the lists in `columns` (a list of `width` lists), or
+ * -1 with a TypeError naming `who`.  With `names` (a tuple of `width`), each
+ * name must be an exact str: another key's __hash__ or __eq__ would run
+ * Python code while the rows are built, which could change the columns. */
+static Py_ssize_t
+column_length(const char *who, PyObject *columns, Py_ssize_t width, PyObject *names)
+{
+    Py_ssize_t count = -1;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *column = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
+            PyErr_Format(PyExc_TypeError, "%s: columns must be lists of one length", who);
+            return -1;
+        }
+        count = PyList_GET_SIZE(column);
+        if (names != NULL && !PyUnicode_CheckExact(PyTuple_GET_ITEM(names, j))) {
+            PyErr_Format(PyExc_TypeError, "%s: keys must be str", who);
+            return -1;
+        }
+    }
+    return count;
+}
+
 /*
  * build_dicts(keys, columns) -> list[dict]
  *
@@ -2714,21 +2726,9 @@ build_dicts(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "build_dicts: one column per key");
         return NULL;
     }
-    Py_ssize_t count = -1;
-    for (Py_ssize_t j = 0; j < width; j++) {
-        PyObject *column = PyList_GET_ITEM(columns, j);
-        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
-            PyErr_SetString(PyExc_TypeError, "build_dicts: columns must be lists of one length");
-            return NULL;
-        }
-        count = PyList_GET_SIZE(column);
-        /* Exact str keys only: another key's __hash__ or __eq__ would run
-         * Python code inside the loop, which could change the columns. */
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(keys, j))) {
-            PyErr_SetString(PyExc_TypeError, "build_dicts: keys must be str");
-            return NULL;
-        }
-    }
+    Py_ssize_t count = column_length("build_dicts", columns, width, keys);
+    if (count < 0)
+        return NULL;
     int collecting = PyGC_Disable(); /* as in build_structs */
     PyObject *out = PyList_New(count);
     if (out == NULL) {
@@ -2776,15 +2776,9 @@ build_records(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "build_records: 1 to 64 columns and a callable");
         return NULL;
     }
-    Py_ssize_t count = -1;
-    for (Py_ssize_t j = 0; j < width; j++) {
-        PyObject *column = PyList_GET_ITEM(columns, j);
-        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
-            PyErr_SetString(PyExc_TypeError, "build_records: columns must be lists of one length");
-            return NULL;
-        }
-        count = PyList_GET_SIZE(column);
-    }
+    Py_ssize_t count = column_length("build_records", columns, width, NULL);
+    if (count < 0)
+        return NULL;
     /* Hold the columns: calling cls runs Python code that could change them
      * (the lengths are checked again for every row). */
     PyObject *held = hold_items(columns);
@@ -2876,15 +2870,9 @@ build_structs(PyObject *self, PyObject *args)
     Py_ssize_t offset[64];
     if (slot_offsets(cls, slots, offset) < 0)
         return NULL;
-    Py_ssize_t count = -1;
-    for (Py_ssize_t j = 0; j < width; j++) {
-        PyObject *column = PyList_GET_ITEM(columns, j);
-        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
-            PyErr_SetString(PyExc_TypeError, "build_structs: columns must be lists of one length");
-            return NULL;
-        }
-        count = PyList_GET_SIZE(column);
-    }
+    Py_ssize_t count = column_length("build_structs", columns, width, NULL);
+    if (count < 0)
+        return NULL;
     PyTypeObject *type = (PyTypeObject *)cls;
     /* The cycle collector waits while the rows are built: no collection
      * (and so no finalizer's Python code) runs from the first allocation
@@ -3163,8 +3151,7 @@ row_unhandled:
     for (Py_ssize_t k = 0; k < got; k++)
         Py_DECREF(values[k]);
 unhandled:
-    result = Py_None;
-    Py_INCREF(result);
+    result = Py_NewRef(Py_None);
 done:
     /* The rows not built yet are NULL items, which a list's dealloc skips. */
     Py_XDECREF(out);
@@ -3245,19 +3232,9 @@ build_models(PyObject *self, PyObject *args)
                         "build_models: a class using object.__new__, one column per name");
         return NULL;
     }
-    Py_ssize_t count = -1;
-    for (Py_ssize_t j = 0; j < width; j++) {
-        PyObject *column = PyList_GET_ITEM(columns, j);
-        if (!PyList_Check(column) || (count >= 0 && PyList_GET_SIZE(column) != count)) {
-            PyErr_SetString(PyExc_TypeError, "build_models: columns must be lists of one length");
-            return NULL;
-        }
-        count = PyList_GET_SIZE(column);
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, j))) {
-            PyErr_SetString(PyExc_TypeError, "build_models: names must be str");
-            return NULL;
-        }
-    }
+    Py_ssize_t count = column_length("build_models", columns, width, names);
+    if (count < 0)
+        return NULL;
     static PyObject *k_dict, *k_extra, *k_private, *k_fields_set;
     if (k_fields_set == NULL) {
         k_dict = PyUnicode_InternFromString("__dict__");
@@ -3333,28 +3310,6 @@ error:
 
 /* ------------------------------------------------------------ single cells */
 
-/* encode_str(text) -> str: the cell of an exact str (None for others). */
-static PyObject *
-encode_str(PyObject *self, PyObject *text)
-{
-    if (!PyUnicode_CheckExact(text))
-        Py_RETURN_NONE;
-    if (str_is_bare(text)) {
-        Py_INCREF(text);
-        return text;
-    }
-    Writer w;
-    w_init(&w);
-    int rc = w_quoted(&w, text);
-    if (rc) {
-        w_free(&w);
-        if (rc < 0)
-            return NULL;
-        Py_RETURN_NONE; /* a split surrogate pair: the Python code raises */
-    }
-    return w_finish(&w);
-}
-
 /* quote(text) -> str: eson_json.quote of an exact str (None for others). */
 static PyObject *
 quote(PyObject *self, PyObject *text)
@@ -3371,6 +3326,17 @@ quote(PyObject *self, PyObject *text)
         Py_RETURN_NONE; /* a split surrogate pair: the Python code raises */
     }
     return w_finish(&w);
+}
+
+/* encode_str(text) -> str: the cell of an exact str, itself when bare (None for others). */
+static PyObject *
+encode_str(PyObject *self, PyObject *text)
+{
+    if (PyUnicode_CheckExact(text) && str_is_bare(text)) {
+        Py_INCREF(text);
+        return text;
+    }
+    return quote(self, text);
 }
 
 /* is_bare(text) -> bool | None */

@@ -28,16 +28,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from eson._internal.api import (
-    Data,
-    DecodeResult,
-    Err,
-    Front,
-    FrontDecoder,
-    Ok,
-    decode_as,
-    try_decode_as,
-)
+from eson._internal import api
+from eson._internal.api import Data, DecodeResult, Err, Ok
 from eson._internal.api import ValueT as T
 from eson._internal.codecs.columnar_typed import codec_for
 from eson._internal.schema.compile import model_class_of
@@ -46,23 +38,14 @@ from eson._internal.wire.eson_reader import text_of
 from eson._internal.wire.options import STRICT, ReadOptions
 from eson._internal.wire.repairs import Repair
 
-__all__ = [
-    "DecodeResult",
-    "Decoder",
-    "Encoder",
-    "Err",
-    "Ok",
-    "decode",
-    "encode",
-    "try_decode",
-]
+__all__ = ["DecodeResult", "Decoder", "Encoder", "Err", "Ok", "decode", "encode", "try_decode"]
 
 
 #: Columnar JSON is JSON: it has one reading, and no reading options.
 _READ = STRICT
 
 
-class _ColumnarFront(Front):
+class _ColumnarFront(api.Front):
     """Columnar JSON as the front doors read it: JSON, with its blocks rebuilt."""
 
     __slots__ = ()
@@ -133,7 +116,7 @@ def decode(
             ``type`` that is not a model class, and validation options that
             do not apply.
     """
-    result: T = decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
+    result: T = api.decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
     return result
 
 
@@ -150,7 +133,7 @@ def try_decode(
     ``type`` that is not a model class, or options that do not apply, still
     raise ``TypeError``.
     """
-    return try_decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
+    return api.try_decode_as(_COLUMNAR, text, type, _READ, None, validation_strict, context)
 
 
 class Encoder:
@@ -167,7 +150,7 @@ class Encoder:
         return encode(value)
 
 
-class Decoder(FrontDecoder[T]):
+class Decoder(api.FrontDecoder[T]):
     """A reusable columnar JSON decoder for one type, like ``eson.Decoder(T)``.
 
     The type is compiled when the decoder is made (a type breaking a schema

@@ -38,16 +38,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from eson._internal.api import (
-    Data,
-    DecodeResult,
-    Err,
-    Front,
-    FrontDecoder,
-    Ok,
-    decode_as,
-    try_decode_as,
-)
+from eson._internal import api
+from eson._internal.api import Data, DecodeResult, Err, Ok
 from eson._internal.api import ValueT as T
 from eson._internal.codecs.toon_typed import delimiter_of, reader_for, writer_for
 from eson._internal.schema.compile import model_class_of
@@ -58,21 +50,13 @@ from eson._internal.wire.toon_writer import encode_value
 from eson.errors import TOONError
 
 __all__ = [
-    "DecodeResult",
-    "Decoder",
-    "Encoder",
-    "Err",
-    "Ok",
-    "ReadOptions",
-    "TOONError",
-    "decode",
-    "encode",
-    "try_decode",
+    "DecodeResult", "Decoder", "Encoder", "Err", "Ok",
+    "ReadOptions", "TOONError", "decode", "encode", "try_decode",
 ]
 
 
 
-class _ToonFront(Front):
+class _ToonFront(api.Front):
     """TOON as the front doors read it: ``strict=False`` is the spec's non-strict (lax) mode."""
 
     __slots__ = ()
@@ -201,7 +185,7 @@ def decode(
             not fit together (see :class:`eson.ReadOptions`).
     """
     read = _TOON.options(options, strict, mode, indent_size=indent_size)
-    result: T = decode_as(_TOON, text, type, read, repairs, validation_strict, context)
+    result: T = api.decode_as(_TOON, text, type, read, repairs, validation_strict, context)
     return result
 
 
@@ -232,7 +216,7 @@ def try_decode(
         not in the text.
     """
     read = _TOON.options(options, strict, mode, indent_size=indent_size)
-    return try_decode_as(_TOON, text, type, read, repairs, validation_strict, context)
+    return api.try_decode_as(_TOON, text, type, read, repairs, validation_strict, context)
 
 
 class Encoder:
@@ -264,7 +248,7 @@ class Encoder:
         return encode(value, delimiter=self.delimiter, indent_size=self.indent_size)
 
 
-class Decoder(FrontDecoder[T]):
+class Decoder(api.FrontDecoder[T]):
     """A reusable TOON decoder for one type, like ``eson.Decoder(T)``.
 
     The type is compiled when the decoder is made, so a type breaking a
