@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import re
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
@@ -544,6 +545,48 @@ def test_skip_lines() -> None:
     assert native.skip_lines("ab", 5, 1) == -1
     with pytest.raises(TypeError):
         native.skip_lines("ab", 0, 0)
+
+
+def _table_rows_end(text: str, start: int, count: int, pad: int) -> int:
+    """What skip_lines(text, start, count, pad) gives, read the slow way: the template's rule."""
+    row = re.compile(" " * pad + r"[^ \t\n#][^\n]*")
+    position, end = start, -1
+    for _ in range(count):
+        if position >= len(text):
+            return -1
+        line_end = text.find("\n", position)
+        end = len(text) if line_end < 0 else line_end
+        if not row.fullmatch(text, position, end):
+            return -1
+        position = end + 1
+    return end
+
+
+def test_skip_lines_with_a_pad_reads_table_rows() -> None:
+    native = _native()
+    assert native.skip_lines("  a,b\n  c\n x\n", 0, 2, 2) == 9
+    assert native.skip_lines("  a,b\n  c\n x\n", 0, 3, 2) == -1  # too little indentation
+    assert native.skip_lines("   a\n", 0, 1, 2) == -1  # too much
+    assert native.skip_lines("  #a\n", 0, 1, 2) == -1  # a comment-like line
+    assert native.skip_lines("  \t\n", 0, 1, 2) == -1
+    assert native.skip_lines("  \n", 0, 1, 2) == -1
+    assert native.skip_lines("  ", 0, 1, 2) == -1
+    assert native.skip_lines("  \u4e2d\n", 0, 1, 2) == 3
+    assert native.skip_lines("x\n", 0, 1, 0) == 1
+
+
+@given(
+    st.text(alphabet=" \t\n#ab,\u00e9\u4e2d\U0001f600", max_size=40),
+    st.integers(0, 5),
+    st.integers(1, 6),
+    st.integers(0, 3),
+)
+@settings(max_examples=400, deadline=None)
+def test_skip_lines_with_a_pad_equals_the_slow_rule(
+    text: str, start: int, count: int, pad: int
+) -> None:
+    native = _native()
+    assert native.skip_lines(text, start, count, pad) == _table_rows_end(text, start, count, pad)
 
 
 # A finalizer run by a collection would empty the choices dict read_structs

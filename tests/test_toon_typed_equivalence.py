@@ -345,15 +345,41 @@ def with_texts(cls: type[Any], text: str, indent: int) -> Any:
     return plain
 
 
+def template_reading(reader: Any, text: str, whole: bool) -> Any:
+    """``reader.fast(text)``, or ``DECLINED``; ``whole`` matches one regular expression.
+
+    Accelerated, the reader matches its template piece by piece and finds
+    each table's rows by their count (``_segments``); ``whole=True`` reads
+    with the one regular expression of the whole template instead, as the
+    pure-Python reader does.
+    """
+    segments = reader._segments
+    if whole:
+        reader._segments = None
+    try:
+        return reader.fast(text)
+    except (MismatchError, eson.TOONError):  # declined: the untyped parser reads it
+        return DECLINED
+    finally:
+        reader._segments = segments
+
+
+DECLINED = object()
+
+
 def check_template(cls: type[Any], text: str, indent: int) -> None:
-    """The template reads a text as the untyped parser does, or declines it."""
+    """The template reads a text as the untyped parser does, or declines it.
+
+    And it reads it alike whether matched piece by piece (accelerated) or
+    with one regular expression.
+    """
+    reader = reader_for(cls, indent)
+    fast = template_reading(reader, text, whole=False)
+    assert fast == template_reading(reader, text, whole=True)
     if not (isinstance(cls, type) and issubclass(cls, pydantic.BaseModel)):
         return  # msgspec readers build Structs for tables: compared through decode above
-    try:
-        fast = reader_for(cls, indent).fast(text)
-    except (MismatchError, eson.TOONError):  # declined: the untyped parser reads it
-        return
-    assert fast == toon.decode(text, indent_size=indent)
+    if fast is not DECLINED:
+        assert fast == toon.decode(text, indent_size=indent)
 
 
 ODD_TOKENS = [

@@ -3163,19 +3163,24 @@ done:
 }
 
 /*
- * skip_lines(text, start, count) -> int
+ * skip_lines(text, start, count, pad=-1) -> int
  *
  * Where the count-th line from offset start ends: the offset of its line
  * feed, or the text's length when it is the last line and has none; -1 when
  * the text has fewer lines from start (a text ending in a line feed has no
  * empty line after it).  count is at least 1; text an exact str.
+ *
+ * With pad >= 0 the lines are the rows of a TOON table at that indentation:
+ * each must begin with exactly pad spaces and then a character that is none
+ * of space, TAB, line feed and '#' (what the typed TOON reader's template
+ * accepts as a row); -1 when one does not.
  */
 static PyObject *
 skip_lines(PyObject *self, PyObject *args)
 {
     PyObject *text;
-    Py_ssize_t start, count;
-    if (!PyArg_ParseTuple(args, "O!nn", &PyUnicode_Type, &text, &start, &count))
+    Py_ssize_t start, count, pad = -1;
+    if (!PyArg_ParseTuple(args, "O!nn|n", &PyUnicode_Type, &text, &start, &count, &pad))
         return NULL;
     if (!PyUnicode_CheckExact(text) || !READY(text) || count < 1) {
         PyErr_SetString(PyExc_TypeError, "skip_lines: an exact str and a count of at least 1");
@@ -3188,6 +3193,17 @@ skip_lines(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < count; i++) {
         if (pos >= length)
             return PyLong_FromSsize_t(-1);
+        if (pad >= 0) {
+            if (length - pos <= pad)
+                return PyLong_FromSsize_t(-1);
+            for (Py_ssize_t j = pos; j < pos + pad; j++) {
+                if (PyUnicode_READ(kind, data, j) != ' ')
+                    return PyLong_FromSsize_t(-1);
+            }
+            Py_UCS4 first = PyUnicode_READ(kind, data, pos + pad);
+            if (first == ' ' || first == '\t' || first == '\n' || first == '#')
+                return PyLong_FromSsize_t(-1);
+        }
         if (kind == 1) {
             const char *hit = memchr((const char *)data + pos, '\n', (size_t)(length - pos));
             end = hit == NULL ? length : hit - (const char *)data;
@@ -3622,7 +3638,7 @@ static PyMethodDef methods[] = {
     {"build_structs", build_structs, METH_VARARGS, "build_structs(cls, slots, columns) -> list"},
     {"read_structs", read_structs, METH_VARARGS,
      "read_structs(text, start, count, cls, slots, kinds, numbered) -> (rows, end) | None"},
-    {"skip_lines", skip_lines, METH_VARARGS, "skip_lines(text, start, count) -> int"},
+    {"skip_lines", skip_lines, METH_VARARGS, "skip_lines(text, start, count, pad=-1) -> int"},
     {"build_models", build_models, METH_VARARGS,
      "build_models(cls, names, columns, extra) -> list"},
     {"encode_str", encode_str, METH_O, "encode_str(text) -> str | None"},

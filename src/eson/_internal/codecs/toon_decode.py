@@ -370,10 +370,13 @@ class _Records(_Field):
             within = (stack[0], item.attr) if len(stack) == 1 else None
             self.build_records = binding.record_builder(record, schema.fields, within)
 
-    def source(self, prefix: str) -> str:
+    def source(self, prefix: str, rows: str | None = None) -> str:
         # ``key: []``, or a table (rows at exactly one level deeper, none a
         # comment: anything else is for the untyped parser), or list items.
-        rows = rf"(?:{re.escape(self.row_pad)}[^ \t\n#][^\n]*\n)*"
+        # ``rows=""`` leaves a table's rows out (its group matches nothing):
+        # the document reader finds them by their declared count instead.
+        if rows is None:
+            rows = rf"(?:{re.escape(self.row_pad)}[^ \t\n#][^\n]*\n)*"
         return (
             f"{prefix}{self.key}(?:(: \\[\\])\\n"
             f"|\\[{_COUNT}{_SYMBOL}\\](\\{{[^\\n]*\\}}):\\n({rows})"
@@ -686,13 +689,35 @@ class ObjectTemplate:
             _field_template(shape, compiler, binding, depth, stack)
             for shape in field_shapes(cls, fields, binding)
         ]
+        self.prefixes = [first if index == 0 else pad for index in range(len(self.fields))]
         self.source = "".join(
-            field.source(first if index == 0 else pad) for index, field in enumerate(self.fields)
+            field.source(prefix) for field, prefix in zip(self.fields, self.prefixes)
         )
         self.groups = sum(field.groups for field in self.fields)
         self.build = _builder(
             [field.item.wire for field in self.fields], f"TOON {cls.__qualname__}"
         )
+
+    def segments(self) -> list[tuple[re.Pattern[str], _Records | None]]:
+        """The template cut after each table field's header, for :meth:`DocumentReader.fast`.
+
+        Each piece is a regular expression and the table field it ends with
+        (``None`` for the last piece): matched one after another, with each
+        table's rows found between them by their declared count (the
+        accelerator's ``skip_lines``), so that no regular expression scans
+        the rows -- the bulk of a document.  Together the pieces hold the
+        groups of :attr:`source`, in order.
+        """
+        pieces: list[tuple[re.Pattern[str], _Records | None]] = []
+        source = ""
+        for field, prefix in zip(self.fields, self.prefixes):
+            if isinstance(field, _Records):
+                pieces.append((re.compile(source + field.source(prefix, rows="")), field))
+                source = ""
+            else:
+                source += field.source(prefix)
+        pieces.append((re.compile(source), None))
+        return pieces
 
     def extract(self, columns: Sequence[Column], level: int) -> list[Any]:
         """Build the objects (``level`` is theirs) from their groups, one column per group."""
@@ -768,6 +793,43 @@ def apply_texts(schema: DocumentSchema, document: Any, positions: Positions) -> 
     return sorted(found, key=lambda repair: repair.line)
 
 
+def _match_segments(
+    segments: list[tuple[re.Pattern[str], _Records | None]], text: str
+) -> list[str]:
+    """The groups of a document's template, matched piece by piece (see :meth:`ObjectTemplate.segments`).
+
+    A table's rows are its declared count of lines, each at the rows'
+    indentation, found by the accelerator; the groups are those one match of
+    the whole template would give.
+
+    Raises:
+        MismatchError: where the whole template would not match.
+    """
+    assert native is not None
+    groups: list[str] = []
+    position = 0
+    for regex, table in segments:
+        match = regex.match(text, position)
+        if match is None:
+            raise MismatchError
+        found = match.groups("")
+        position = match.end()
+        # The last nine groups are the table field's (see _Records.source):
+        # its header's fields (-6) say a table was read, its count is -8.
+        if table is not None and found[-6]:
+            count = int(found[-8])
+            if count:
+                end = native.skip_lines(text, position, count, len(table.row_pad))
+                if end < 0 or end >= len(text):  # too few rows, or the last one unended
+                    raise MismatchError
+                found = (*found[:-5], text[position : end + 1], *found[-4:])
+                position = end + 1
+        groups.extend(found)
+    if position != len(text):
+        raise MismatchError
+    return groups
+
+
 class DocumentReader:
     """The compiled TOON reader of one model class (for one indentation size)."""
 
@@ -779,6 +841,7 @@ class DocumentReader:
         self.validate = schema.binding.validator(schema.cls)
         self._template: ObjectTemplate | bool | None = False
         self._regex: re.Pattern[str] | None = None
+        self._segments: list[tuple[re.Pattern[str], _Records | None]] | None = None
         self._lock = threading.Lock()
 
     def _compile(self) -> None:
@@ -793,6 +856,8 @@ class DocumentReader:
                     compiler, schema.cls, schema.binding, schema.fields, 0, False, ()
                 )
                 self._regex = re.compile(template.source)
+                if native is not None:
+                    self._segments = template.segments()
             self._template = template
 
     def fast(self, text: str) -> dict[str, Any]:
@@ -807,10 +872,15 @@ class DocumentReader:
             raise MismatchError
         if not text.endswith("\n"):
             text += "\n"
-        match = regex.fullmatch(text)
-        if match is None:
-            raise MismatchError
-        columns = [(group,) for group in match.groups("")]
+        groups: Sequence[str]
+        if self._segments is not None:
+            groups = _match_segments(self._segments, text)
+        else:
+            match = regex.fullmatch(text)
+            if match is None:
+                raise MismatchError
+            groups = match.groups("")
+        columns = [(group,) for group in groups]
         document: dict[str, Any] = template.extract(columns, 1)[0]
         return document
 
