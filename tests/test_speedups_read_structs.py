@@ -706,3 +706,94 @@ def test_untyped_documents_agree(rows: list[list[str]], numbered: bool, last_new
         assert same_value(fast[1], slow[1]), text
     else:
         assert str(fast[1]) == str(slow[1])
+
+
+# -- TOON tables read by read_structs --------------------------------------------------------
+
+
+class Measure(msgspec.Struct):
+    id: int
+    score: float
+    level: Literal["a", "b"]
+    ok: bool
+    maybe: float | None
+    either: int | float
+
+
+class Measures(msgspec.Struct):
+    name: str
+    rows: list[Measure]
+
+
+_MEASURES = Measures(
+    "m",
+    [
+        Measure(1, 0.0, "a", True, 2.0, 3),
+        Measure(2, -0.0, "b", False, None, 3.0),
+        Measure(3, 1e16, "a", True, 0.5, -1),
+        Measure(4, 2.5, "b", False, 7.0, 0.0),
+    ],
+)
+
+
+@pytest.mark.parametrize("format", ["eson", "toon"])
+def test_an_int_cell_of_a_float_field_reads_as_a_float(format: str) -> None:
+    """TOON writes 0.0 as "0": the row gets 0.0, as msgspec.convert gives, in every mode."""
+    module = eson.toon if format == "toon" else eson
+    text = module.encode(_MEASURES)
+    if format == "toon":
+        assert ",0,a," in text  # the float 0.0 is written as the token 0
+    else:
+        text = text.replace("\t0.0\t", "\t0\t")  # a model may write it so
+    # what validating the untyped reading gives (TOON reads -0 as 0)
+    expected = msgspec.to_builtins(msgspec.convert(module.decode(text), Measures))
+    fast, slow = both(lambda: msgspec.to_builtins(module.decode(text, type=Measures)))
+    assert fast[0] == slow[0] == "value", (fast, slow)
+    assert same_value(fast[1], expected), fast[1]
+    assert same_value(slow[1], expected), slow[1]
+
+
+def test_read_structs_reads_toon_rows(_accelerated: None) -> None:
+    native = _native()
+    slots = tuple(vars(Measure)[name] for name in Measure.__struct_fields__)
+    mask = accelerator.row_mask
+    kinds = (
+        mask(int),
+        mask(float),
+        {"a": "a", "b": "b"},
+        {"true": True, "false": False},
+        mask(float | None),
+        mask(int | float),
+    )
+    assert kinds[1] & native.INT_AS_FLOAT and not kinds[5] & native.INT_AS_FLOAT
+    body = "  1,0,a,true,null,3\n  2, 2.5 ,b,false,1,3.0\n"
+    rows, end = native.read_structs(body, 0, 2, Measure, slots, kinds, 0, ",", 2)
+    assert end == len(body)
+    assert [msgspec.to_builtins(row) for row in rows] == [
+        {"id": 1, "score": 0.0, "level": "a", "ok": True, "maybe": None, "either": 3},
+        {"id": 2, "score": 2.5, "level": "b", "ok": False, "maybe": 1.0, "either": 3.0},
+    ]
+    assert type(rows[0].score) is float and type(rows[0].either) is int
+    read = lambda text, count=1, delimiter=",": native.read_structs(  # noqa: E731
+        text, 0, count, Measure, slots, kinds, 0, delimiter, 2
+    )
+    assert read("  1|0|a|true|null|3\n", delimiter="|")[0][0].id == 1
+    for declined in (
+        "  1,0,a,true,null,3",  # no line feed after the row
+        " 1,0,a,true,null,3\n",  # too little indentation
+        "   1,0,a,true,null,3\n",  # too much
+        "  #1,0,a,true,null,3\n",
+        '  1,0,a,true,null,"3"\n',  # a quoted cell: the Python reader decides
+        "  k: 1,0,a,true,null,3\n",  # a key in the first cell ends a table
+        "  1,0,a,true,null\n",  # too few cells
+        "  1,0,a,true,null,3,4\n",  # too many
+        "  1,0,c,true,null,3\n",  # not a choice
+        "  1,x,a,true,null,3\n",  # not a float
+        "  1.5,0,a,true,null,3\n",  # not an int
+    ):
+        assert read(declined) is None, declined
+    assert read("  1,0,a,true,null,3\n", count=2) is None  # fewer rows than declared
+    with pytest.raises(TypeError):
+        native.read_structs(body, 0, 2, Measure, slots, kinds, 1, ",", 2)  # no n column in TOON
+    with pytest.raises(TypeError):
+        native.read_structs(body, 0, 2, Measure, slots, kinds, 0, ",,", 2)

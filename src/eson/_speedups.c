@@ -61,6 +61,9 @@
 #define V_BOOL 8
 #define V_NONE 16
 #define V_ALL 31
+/* In a read_structs kind: an int cell becomes a float (a float field of a
+ * framework that takes an int for it, as msgspec does). */
+#define V_INT_AS_FLOAT 32
 
 /* Most digits of an integer read as a C long long (eson_lexicon.SHORT_INT_DIGITS). */
 #define SHORT_INT_DIGITS 18
@@ -2924,6 +2927,42 @@ typedef struct {
     int mask;          /* the type bits a value may have (without choices) */
 } Column;
 
+/* Whether the line [pos, end) may be a row of a TOON table read by
+ * read_structs: it ends with a line feed, begins with exactly pad spaces,
+ * holds no '"' and its first cell (up to the separator) no ':'. */
+static int
+toon_row_start(const Line *ln, Py_ssize_t pos, Py_ssize_t end, Py_ssize_t length, Py_ssize_t pad,
+               Py_UCS4 separator)
+{
+    if (end >= length || end - pos <= pad)
+        return 0;
+    for (Py_ssize_t i = pos; i < pos + pad; i++) {
+        if (PyUnicode_READ(ln->kind, ln->data, i) != ' ')
+            return 0;
+    }
+    Py_UCS4 first = PyUnicode_READ(ln->kind, ln->data, pos + pad);
+    if (first == ' ' || first == '\t' || first == '#')
+        return 0;
+    if (ln->kind == 1 && separator < 256) {
+        const char *p = (const char *)ln->data;
+        size_t size = (size_t)(end - pos - pad);
+        if (memchr(p + pos + pad, '"', size) != NULL)
+            return 0;
+        const char *cut = memchr(p + pos + pad, (int)separator, size);
+        size_t head = cut == NULL ? size : (size_t)(cut - (p + pos + pad));
+        return memchr(p + pos + pad, ':', head) == NULL;
+    }
+    int in_first = 1;
+    for (Py_ssize_t i = pos + pad; i < end; i++) {
+        Py_UCS4 c = PyUnicode_READ(ln->kind, ln->data, i);
+        if (c == '"' || (in_first && c == ':'))
+            return 0;
+        if (c == separator)
+            in_first = 0;
+    }
+    return 1;
+}
+
 /*
  * read_structs(text, start, count, cls, slots, kinds, numbered) -> (rows, end) | None
  *
@@ -2936,7 +2975,8 @@ typedef struct {
  *
  * kinds: one per slot, a choices dict (cell text -> value: every cell must
  * be one of its keys, and the row gets the dict's value) or an int mask of
- * the type bits a value may have (the cell is read as read_cell reads it).
+ * the type bits a value may have (the cell is read as read_cell reads it);
+ * with the INT_AS_FLOAT bit an int cell becomes the float of its value.
  * numbered: 0 no reserved n column; 1 the first cell is n (checked to be the
  * row number, and read as kinds[0] says); 2 the first cell is n (checked,
  * not kept).
@@ -2953,24 +2993,37 @@ typedef struct {
  * (as in build_structs), the dicts are read without calling into Python
  * (exact str keys, compared by their characters), and nothing foreign is
  * released until the rows are complete.
+ *
+ * read_structs(text, start, count, cls, slots, kinds, 0, delimiter, pad)
+ * reads the rows of a TOON table instead: each line begins with exactly pad
+ * spaces, its cells are cut at delimiter (one character), a choices dict is
+ * keyed by the cell as cut (spaces included) and any other cell is read, its
+ * spaces trimmed, as toon_rows reads a token.  Besides the cases above it is
+ * None for a line without its pad, one holding a '"' (a quoted cell: the
+ * Python reader decides) or whose first cell holds a ':' (a key, which ends
+ * a table); numbered must be 0, and a row's line must end with a line feed.
  */
 static PyObject *
 read_structs(PyObject *self, PyObject *args)
 {
-    PyObject *text, *cls, *slots, *kinds;
-    Py_ssize_t start, count;
+    PyObject *text, *cls, *slots, *kinds, *delim = NULL;
+    Py_ssize_t start, count, pad = -1;
     int numbered;
-    if (!PyArg_ParseTuple(args, "O!nnO!O!O!i", &PyUnicode_Type, &text, &start, &count,
+    if (!PyArg_ParseTuple(args, "O!nnO!O!O!i|O!n", &PyUnicode_Type, &text, &start, &count,
                           &PyType_Type, &cls, &PyTuple_Type, &slots, &PyTuple_Type, &kinds,
-                          &numbered))
+                          &numbered, &PyUnicode_Type, &delim, &pad))
         return NULL;
     Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    const int toon = pad >= 0;
     if (!PyUnicode_CheckExact(text) || !READY(text) || width == 0 || width > 64 ||
-        PyTuple_GET_SIZE(kinds) != width || numbered < 0 || numbered > 2 || count < 0) {
+        PyTuple_GET_SIZE(kinds) != width || numbered < 0 || numbered > 2 || count < 0 ||
+        (delim != NULL && PyUnicode_GET_LENGTH(delim) != 1) || (toon && (delim == NULL || numbered))) {
         PyErr_SetString(PyExc_TypeError,
-                        "read_structs: an exact str, 1 to 64 slots, one kind each");
+                        "read_structs: an exact str, 1 to 64 slots, one kind each"
+                        " (TOON: one delimiter, a pad, no n column)");
         return NULL;
     }
+    const Py_UCS4 separator = delim == NULL ? '\t' : PyUnicode_READ_CHAR(delim, 0);
     Py_ssize_t offset[64];
     /* cls dict: each row a dict, slots its keys (exact str: no Python code
      * runs to hash or compare them). */
@@ -3009,7 +3062,7 @@ read_structs(PyObject *self, PyObject *args)
                 PyMem_Free(columns);
                 return NULL;
             }
-            columns[j].mask = (int)(mask & V_ALL);
+            columns[j].mask = (int)(mask & (V_ALL | V_INT_AS_FLOAT));
         }
         else {
             PyMem_Free(columns);
@@ -3058,17 +3111,21 @@ read_structs(PyObject *self, PyObject *args)
         int containers = 0;
         Py_ssize_t s = pos;
         got = 0; /* values[0..got) are read (new references) */
+        if (toon && !toon_row_start(&ln, pos, end, length, pad, separator))
+            goto row_unhandled;
+        if (toon)
+            s = pos + pad;
         for (Py_ssize_t c = 0; c < cells; c++) {
-            /* Cell c is [s, e): up to the next TAB, the last up to the end. */
+            /* Cell c is [s, e): up to the next separator, the last up to the end. */
             Py_ssize_t e;
-            if (ln.kind == 1) {
+            if (ln.kind == 1 && separator < 256) {
                 const char *p = (const char *)ln.data;
-                const char *hit = memchr(p + s, '\t', (size_t)(end - s));
+                const char *hit = memchr(p + s, (int)separator, (size_t)(end - s));
                 e = hit == NULL ? end : hit - p;
             }
             else {
                 e = s;
-                while (e < end && PyUnicode_READ(ln.kind, ln.data, e) != '\t')
+                while (e < end && PyUnicode_READ(ln.kind, ln.data, e) != separator)
                     e++;
             }
             if ((e == end) != (c == cells - 1))
@@ -3091,11 +3148,30 @@ read_structs(PyObject *self, PyObject *args)
             }
             else {
                 int tag = 0, bare = 0;
-                v = read_cell(&ln, s, e, &tag, &bare);
+                if (toon) {
+                    Py_ssize_t ts = s, te = e;
+                    while (ts < te && PyUnicode_READ(ln.kind, ln.data, ts) == ' ')
+                        ts++;
+                    while (te > ts && PyUnicode_READ(ln.kind, ln.data, te - 1) == ' ')
+                        te--;
+                    v = read_toon_token(&ln, ts, te, &tag);
+                }
+                else
+                    v = read_cell(&ln, s, e, &tag, &bare);
                 if (v == NULL) {
                     if (PyErr_Occurred())
                         goto row_error;
                     goto row_unhandled;
+                }
+                if (tag == V_INT && (col->mask & V_INT_AS_FLOAT)) {
+                    double d = PyLong_AsDouble(v);
+                    Py_DECREF(v);
+                    if (d == -1.0 && PyErr_Occurred())
+                        goto row_error;
+                    v = PyFloat_FromDouble(d);
+                    if (v == NULL)
+                        goto row_error;
+                    tag = V_FLOAT;
                 }
                 if (!(tag & col->mask)) {
                     Py_DECREF(v); /* a value of ours: a str, int, float or constant */
@@ -3637,7 +3713,8 @@ static PyMethodDef methods[] = {
     {"build_records", build_records, METH_VARARGS, "build_records(cls, columns) -> list"},
     {"build_structs", build_structs, METH_VARARGS, "build_structs(cls, slots, columns) -> list"},
     {"read_structs", read_structs, METH_VARARGS,
-     "read_structs(text, start, count, cls, slots, kinds, numbered) -> (rows, end) | None"},
+     "read_structs(text, start, count, cls, slots, kinds, numbered, delimiter='\\t', pad=-1)"
+     " -> (rows, end) | None"},
     {"skip_lines", skip_lines, METH_VARARGS, "skip_lines(text, start, count, pad=-1) -> int"},
     {"build_models", build_models, METH_VARARGS,
      "build_models(cls, names, columns, extra) -> list"},
@@ -3680,6 +3757,7 @@ static const struct {
     {"TYPE_FLOAT", V_FLOAT},
     {"TYPE_BOOL", V_BOOL},
     {"TYPE_NONE", V_NONE},
+    {"INT_AS_FLOAT", V_INT_AS_FLOAT},
     {"SHORT_INT_DIGITS", SHORT_INT_DIGITS},
     {"MAX_CHOICES", MAX_CHOICES},
     {"CLASS_JS_SPACE", C_JS_SPACE},

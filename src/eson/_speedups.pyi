@@ -39,6 +39,8 @@ def read_structs(
     slots: tuple[object, ...],
     kinds: tuple[int | dict[str, Any], ...],
     numbered: int,
+    delimiter: str = "\t",
+    pad: int = -1,
     /,
 ) -> tuple[list[Any], int] | None: ...
 def skip_lines(text: str, start: int, count: int, pad: int = -1, /) -> int: ...
@@ -66,6 +68,7 @@ TYPE_INT: int
 TYPE_FLOAT: int
 TYPE_BOOL: int
 TYPE_NONE: int
+INT_AS_FLOAT: int
 SHORT_INT_DIGITS: int
 MAX_CHOICES: int
 CLASS_JS_SPACE: int

@@ -13,6 +13,8 @@ to force pure Python; :data:`eson.speedups` tells which one is running.
 from __future__ import annotations
 
 import os
+import types
+import typing
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -71,6 +73,9 @@ MODE_STR = _exported("MODE_STR")
 #: ``decode_rows`` flag of a column the C code left as cell texts.
 RAW = _exported("RAW")
 
+#: ``read_structs`` kind bit: an int cell becomes the float of its value.
+INT_AS_FLOAT = _exported("INT_AS_FLOAT")
+
 _TYPE_BITS: dict[type, int] = {
     str: _exported("TYPE_STR"),
     int: _exported("TYPE_INT"),
@@ -85,6 +90,43 @@ def type_mask(types: frozenset[type] | set[type]) -> int:
     mask = 0
     for kind in types:
         mask |= _TYPE_BITS.get(kind, 0)
+    return mask
+
+
+#: The plain value types: a value of one of them converts to itself.
+_PLAIN_TYPES = (str, int, float, bool, type(None))
+
+
+def plain_mask(annotation: object) -> int:
+    """The type bits of the cell values valid as they are for ``annotation``, or 0.
+
+    For ``Any``, the plain types and unions of them (no metadata): a value
+    of one of those types converts to itself (``msgspec.convert`` returns
+    it as it is), so a column of them needs no conversion.
+    """
+    if annotation is typing.Any:
+        return type_mask(frozenset(_PLAIN_TYPES))
+    if annotation in _PLAIN_TYPES:
+        return type_mask(frozenset({annotation}))
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = typing.get_args(annotation)
+        if all(member in _PLAIN_TYPES for member in members):
+            return type_mask(frozenset(members))
+    return 0
+
+
+def row_mask(annotation: object) -> int:
+    """The ``read_structs`` kind of a field of a msgspec row class, or 0 (no kind).
+
+    :func:`plain_mask`, and for a field that takes a ``float`` but no
+    ``int`` the :data:`INT_AS_FLOAT` bit as well: msgspec takes an ``int``
+    for a ``float`` field and gives its float (TOON writes ``0.0`` as ``0``),
+    so the row holds what ``msgspec.convert`` would make of it.
+    """
+    mask = plain_mask(annotation)
+    bits = _TYPE_BITS
+    if mask & bits[float] and not mask & bits[int]:
+        mask |= INT_AS_FLOAT
     return mask
 
 

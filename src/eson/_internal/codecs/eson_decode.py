@@ -22,8 +22,6 @@ field the value came from.
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -35,7 +33,7 @@ from eson._internal.accelerator import (
     RAW,
     exact_mask,
     native,
-    type_mask,
+    row_mask,
 )
 from eson._internal.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
 from eson._internal.codecs.feedback import attach_expected
@@ -173,28 +171,6 @@ _NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
 }
 
 
-_PLAIN_TYPES = (str, int, float, bool, _NONE)
-_ANY_MASK = type_mask(frozenset(_PLAIN_TYPES))
-
-
-def _plain_mask(annotation: object) -> int:
-    """The type bits of the cell values valid as they are for ``annotation``, or 0.
-
-    For ``Any``, the plain types and unions of them (no metadata): a value
-    of one of those types converts to itself (``msgspec.convert`` returns
-    it as it is), so a column of them needs no conversion.
-    """
-    if annotation is Any:
-        return _ANY_MASK
-    if annotation in _PLAIN_TYPES:
-        return type_mask(frozenset({annotation}))
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        members = typing.get_args(annotation)
-        if all(member in _PLAIN_TYPES for member in members):
-            return type_mask(frozenset(members))
-    return 0
-
-
 def _struct_plan(
     record: RecordSchema, decoders: Mapping[str, ColumnDecoder]
 ) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
@@ -205,7 +181,7 @@ def _struct_plan(
     finalizer (rows built before a cell the accelerator declines are
     dropped), and only when every column has a kind whose values are valid
     as they are: the choices of a ``Literal`` or ``bool`` field (every cell
-    one of them), or the type bits of :func:`_plain_mask`.  The rows are
+    one of them), or the type bits of :func:`~eson._internal.accelerator.plain_mask`.  The rows are
     then exactly those the column path builds (:meth:`_RecordsDecoder.__call__`).
     """
     if native is None or not record.fields or record.declared is not None:
@@ -222,7 +198,7 @@ def _struct_plan(
         if isinstance(mode, dict) and trusted:
             kinds.append(mode)
             continue
-        mask = _plain_mask(item.annotation)
+        mask = row_mask(item.annotation)
         if not mask:
             return None
         kinds.append(mask)

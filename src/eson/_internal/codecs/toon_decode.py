@@ -43,7 +43,15 @@ from collections.abc import Callable, Sequence
 from operator import methodcaller
 from typing import Any
 
-from eson._internal.accelerator import MODE_GENERIC, MODE_INT, MODE_NUMBER, RAW, exact_mask, native
+from eson._internal.accelerator import (
+    MODE_GENERIC,
+    MODE_INT,
+    MODE_NUMBER,
+    RAW,
+    exact_mask,
+    native,
+    row_mask,
+)
 from eson._internal.codecs.feedback import attach_expected
 from eson._internal.codecs.generated import compile_function
 from eson._internal.codecs.lenient import text_detail, text_repair, text_spots
@@ -364,6 +372,8 @@ class _Records(_Field):
         self.schema = schema
         self.names = tuple(field.wire for field in schema.fields) if schema is not None else ()
         self.build_records: Callable[[list[list[Any]], list[bool]], list[Any]] | None = None
+        self._plan: tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | bool | None
+        self._plan = False  # not made yet (see struct_plan)
         if schema is not None and not any(field.output_only for field in schema.fields):
             # A table of the document's own field: validated with the
             # document, so the binding may build the rows (see record_builder).
@@ -427,6 +437,42 @@ class _Records(_Field):
                 values[index] = value
         return values
 
+    def struct_plan(self) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
+        """How ``native.read_structs`` may build this field's table rows from the text, or ``None``.
+
+        As the ESON reader's plan (:func:`eson._internal.codecs.eson_decode._struct_plan`):
+        only for classes whose rows the binding builds (``build_records``)
+        and the accelerator may make by setting slots, without a finalizer,
+        and only when every column has a kind whose values are valid as they
+        are -- the trusted choices of a ``Literal`` or ``bool`` field, or
+        the type bits of :func:`~eson._internal.accelerator.plain_mask`.
+        """
+        if self._plan is False:
+            self._plan = self._make_plan()
+        return self._plan  # type: ignore[return-value]
+
+    def _make_plan(self) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
+        schema = self.schema
+        if native is None or schema is None or self.build_records is None:
+            return None
+        cls = schema.cls
+        if schema.declared is not None or getattr(cls, "__del__", None) is not None:
+            return None
+        slots = schema.binding.row_slots(cls, schema.fields)
+        if slots is None:
+            return None
+        kinds: list[int | dict[str, Any]] = []
+        for item in schema.fields:
+            mode, trusted, _ = self._decoder((item.wire,)).native_mode  # type: ignore[attr-defined]
+            if isinstance(mode, dict) and trusted:
+                kinds.append(mode)
+                continue
+            mask = row_mask(item.annotation)
+            if not mask:
+                return None
+            kinds.append(mask)
+        return cls, slots, tuple(kinds)
+
     def _decoder(self, path: tuple[str, ...]) -> TokenDecoder:
         found = self.decoders.get(path)
         if found is None:
@@ -461,6 +507,15 @@ class _Records(_Field):
             if any(counts):
                 raise MismatchError  # rows declared, none there
             return [[] for _ in blocks]
+        if native is not None and len(blocks) == 1 and layout.names == self.names:
+            plan = self.struct_plan()
+            if plan is not None:
+                # The rows straight from the text, made as build_records makes them.
+                done = native.read_structs(
+                    full, 0, counts[0], *plan, 0, _DELIMITER_OF[symbol], len(pad)
+                )
+                if done is not None and done[1] == len(full):
+                    return [done[0]]
         text = full[len(pad) : -1]
         separator = "\n" + pad
         delimiter = _DELIMITER_OF[symbol]
@@ -873,7 +928,7 @@ class DocumentReader:
         if not text.endswith("\n"):
             text += "\n"
         groups: Sequence[str]
-        if self._segments is not None:
+        if self._segments is not None and native is not None:
             groups = _match_segments(self._segments, text)
         else:
             match = regex.fullmatch(text)
