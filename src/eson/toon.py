@@ -41,7 +41,12 @@ from typing import Any
 from eson._internal import api
 from eson._internal.api import Data, DecodeResult, Err, Ok
 from eson._internal.api import ValueT as T
-from eson._internal.codecs.toon_typed import delimiter_of, reader_for, writer_for
+from eson._internal.codecs.toon_typed import (
+    compiled_writer,
+    delimiter_of,
+    reader_for,
+    writer_for,
+)
 from eson._internal.schema.compile import model_class_of
 from eson._internal.wire.options import Mode, ReadOptions, indent_size_of, read_options
 from eson._internal.wire.repairs import Repair
@@ -112,6 +117,9 @@ def encode(value: Any, *, delimiter: str = ",", indent_size: int = 2) -> str:
         TypeError: for a model type that breaks a schema rule.
         ValueError: for an unknown ``delimiter`` or a bad ``indent_size``.
     """
+    writer = compiled_writer(type(value), delimiter, indent_size)  # a class seen before
+    if writer is not None:
+        return writer.encode(value)
     cls = model_class_of(value)
     if cls is not None:
         return writer_for(cls, delimiter, indent_size).encode(value)

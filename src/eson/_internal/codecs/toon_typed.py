@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from eson._internal.codecs.toon_decode import DocumentReader
 from eson._internal.codecs.toon_encode import DocumentWriter, WriterSet
-from eson._internal.schema.class_cache import cached
+from eson._internal.schema.class_cache import ATTRIBUTE, cached
 from eson._internal.schema.compile import document_schema
 from eson._internal.wire.options import STRICT, ReadOptions
 from eson._internal.wire.repairs import Repair
@@ -44,6 +44,19 @@ def writer_for(cls: type, delimiter: str = ",", indent_size: int = 2) -> Documen
         ("toon document writer", *key),  # the key WriterSet.document keeps it under
         lambda: _writer_set(key).document(document_schema(cls)),
     )
+
+
+def compiled_writer(cls: type, delimiter: str, indent_size: int) -> DocumentWriter | None:
+    """The TOON writer of ``cls`` for these options if one was compiled already, else ``None``.
+
+    Nothing is built; a writer exists only for a model class, so a found one
+    also says that ``cls`` is one (as :func:`eson._internal.codecs.eson_typed.compiled_writer`).
+    """
+    entry = getattr(cls, ATTRIBUTE, None)
+    if entry is not None and entry[0] is cls:
+        found: DocumentWriter | None = entry[1].get(("toon document writer", delimiter, indent_size))
+        return found
+    return None
 
 
 def _writer_set(key: tuple[str, int]) -> WriterSet:
