@@ -33,11 +33,11 @@ from eson._internal.accelerator import (
     RAW,
     exact_mask,
     native,
-    row_mask,
 )
 from eson._internal.codecs.eson_columns import decode_bare_strings, decode_integers, decode_numbers
 from eson._internal.codecs.feedback import attach_expected
 from eson._internal.codecs.lenient import fix_text_column, takes_only_text, text_detail, text_repair
+from eson._internal.codecs.records import StructPlan, struct_plan
 from eson._internal.codecs.validation import check_options
 from eson._internal.codecs.validation import validation_error as shared_validation_error
 from eson._internal.schema.annotations import literal_values
@@ -171,40 +171,6 @@ _NATIVE_MODES: dict[Callable[[Sequence[str]], list[Any] | None], int] = {
 }
 
 
-def _struct_plan(
-    record: RecordSchema, decoders: Mapping[str, ColumnDecoder]
-) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
-    """How ``native.read_structs`` may build this record's rows from the text, or ``None``.
-
-    Only for classes the binding lets the accelerator make by setting slots
-    (:meth:`~eson._internal.schema.binding.Binding.row_slots`) and without a
-    finalizer (rows built before a cell the accelerator declines are
-    dropped), and only when every column has a kind whose values are valid
-    as they are: the choices of a ``Literal`` or ``bool`` field (every cell
-    one of them), or the type bits of :func:`~eson._internal.accelerator.plain_mask`.  The rows are
-    then exactly those the column path builds (:meth:`_RecordsDecoder.__call__`).
-    """
-    if native is None or not record.fields or record.declared is not None:
-        return None
-    cls = record.cls
-    if getattr(cls, "__del__", None) is not None:
-        return None
-    slots = record.binding.row_slots(cls, record.fields)
-    if slots is None:
-        return None
-    kinds: list[int | dict[str, Any]] = []
-    for item in record.fields:
-        mode, trusted, _ = decoders[item.wire].native_mode  # type: ignore[attr-defined]
-        if isinstance(mode, dict) and trusted:
-            kinds.append(mode)
-            continue
-        mask = row_mask(item.annotation)
-        if not mask:
-            return None
-        kinds.append(mask)
-    return cls, slots, tuple(kinds)
-
-
 class _RecordsDecoder:
     """Decode a ``records`` / ``record`` section whose rows are one record type."""
 
@@ -226,7 +192,10 @@ class _RecordsDecoder:
         self.build = None
         if len(self.order) == len(record.fields):
             self.build = record.binding.record_builder(record.cls, record.fields, within)
-        self.plan = _struct_plan(record, self.decoders) if self.build is not None else None
+        self.plan: StructPlan | None = None
+        if self.build is not None:
+            decoders = self.decoders
+            self.plan = struct_plan(record, lambda wire: decoders[wire].native_mode)  # type: ignore[attr-defined]
         self._readings: dict[tuple[str, tuple[str, ...] | None], object] = {}
 
     def reading(
@@ -236,7 +205,7 @@ class _RecordsDecoder:
 
         For a section of this kind (``"records"`` / ``"record"``) with these
         fields whose rows the accelerator may build straight from the text
-        (see :func:`_struct_plan`): the class, its slots, the column kinds
+        (see :func:`~eson._internal.codecs.records.struct_plan`): the class, its slots, the column kinds
         and the ``numbered`` mode (the reserved ``n`` column checked, and
         dropped when the record has no field ``n``).
         """

@@ -50,11 +50,11 @@ from eson._internal.accelerator import (
     RAW,
     exact_mask,
     native,
-    row_mask,
 )
 from eson._internal.codecs.feedback import attach_expected
 from eson._internal.codecs.generated import compile_function
 from eson._internal.codecs.lenient import text_detail, text_repair, text_spots
+from eson._internal.codecs.records import StructPlan, struct_plan
 from eson._internal.codecs.toon_columns import decode_ints, decode_numbers
 from eson._internal.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson._internal.codecs.validation import Place, check_options, plain_place, validation_error
@@ -372,7 +372,7 @@ class _Records(_Field):
         self.schema = schema
         self.names = tuple(field.wire for field in schema.fields) if schema is not None else ()
         self.build_records: Callable[[list[list[Any]], list[bool]], list[Any]] | None = None
-        self._plan: tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | bool | None
+        self._plan: StructPlan | bool | None
         self._plan = False  # not made yet (see struct_plan)
         if schema is not None and not any(field.output_only for field in schema.fields):
             # A table of the document's own field: validated with the
@@ -437,41 +437,20 @@ class _Records(_Field):
                 values[index] = value
         return values
 
-    def struct_plan(self) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
-        """How ``native.read_structs`` may build this field's table rows from the text, or ``None``.
+    def struct_plan(self) -> StructPlan | None:
+        """How ``native.read_structs`` may build this field's table rows (see :func:`struct_plan`).
 
-        As the ESON reader's plan (:func:`eson._internal.codecs.eson_decode._struct_plan`):
-        only for classes whose rows the binding builds (``build_records``)
-        and the accelerator may make by setting slots, without a finalizer,
-        and only when every column has a kind whose values are valid as they
-        are -- the trusted choices of a ``Literal`` or ``bool`` field, or
-        the type bits of :func:`~eson._internal.accelerator.plain_mask`.
+        Only for rows the binding builds (``build_records``), as the column
+        path does.
         """
         if self._plan is False:
-            self._plan = self._make_plan()
+            schema = self.schema
+            plan = None
+            if schema is not None and self.build_records is not None:
+                decoder = self._decoder
+                plan = struct_plan(schema, lambda wire: decoder((wire,)).native_mode)  # type: ignore[attr-defined]
+            self._plan = plan
         return self._plan  # type: ignore[return-value]
-
-    def _make_plan(self) -> tuple[type, tuple[object, ...], tuple[int | dict[str, Any], ...]] | None:
-        schema = self.schema
-        if native is None or schema is None or self.build_records is None:
-            return None
-        cls = schema.cls
-        if schema.declared is not None or getattr(cls, "__del__", None) is not None:
-            return None
-        slots = schema.binding.row_slots(cls, schema.fields)
-        if slots is None:
-            return None
-        kinds: list[int | dict[str, Any]] = []
-        for item in schema.fields:
-            mode, trusted, _ = self._decoder((item.wire,)).native_mode  # type: ignore[attr-defined]
-            if isinstance(mode, dict) and trusted:
-                kinds.append(mode)
-                continue
-            mask = row_mask(item.annotation)
-            if not mask:
-                return None
-            kinds.append(mask)
-        return cls, slots, tuple(kinds)
 
     def _decoder(self, path: tuple[str, ...]) -> TokenDecoder:
         found = self.decoders.get(path)
