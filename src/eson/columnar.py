@@ -26,7 +26,7 @@ The text codec lives in :mod:`eson._internal.wire.columnar`, the typed back end 
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, ClassVar
 
 from eson._internal import api
 from eson._internal.api import Data, DecodeResult, Err, Ok
@@ -166,7 +166,7 @@ class Decoder(api.FrontDecoder[T]):
 
     __slots__ = ()
 
-    front = _COLUMNAR
+    front: ClassVar[api.Front] = _COLUMNAR
 
     def __init__(
         self,

@@ -36,7 +36,7 @@ The codec itself lives in :mod:`eson._internal.wire` (untyped) and :mod:`eson._i
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, ClassVar
 
 from eson._internal import api
 from eson._internal.api import Data, DecodeResult, Err, Ok
@@ -281,7 +281,7 @@ class Decoder(api.FrontDecoder[T]):
 
     __slots__ = ()
 
-    front = _TOON
+    front: ClassVar[api.Front] = _TOON
 
     def __init__(
         self,

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Generic, Literal, TypeVar, overload
+from typing import Any, ClassVar, Generic, Literal, TypeVar, overload
 
 from eson.integrations import require
 
@@ -109,7 +109,7 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
     the closing fence decides.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(arbitrary_types_allowed=True)
 
     model: SkipValidation[builtins.type[T]]
     """The model class replies are validated into."""
