@@ -6,7 +6,6 @@
 - :mod:`eson._internal.codecs.toon_encode` -- model instance -> TOON text
 - :mod:`eson._internal.codecs.toon_decode` -- TOON text -> validated model instance
 - :mod:`eson._internal.codecs.toon_typed`  -- the per-class caches of the TOON back end
-- :mod:`eson._internal.codecs.toon_shapes` -- the TOON shape of each field (nested records, lists ...)
 - :mod:`eson._internal.codecs.columnar_typed` -- model instance <-> columnar JSON
 - :mod:`eson._internal.codecs.layout`      -- a schema's wire layout in words (prompts, feedback)
 - :mod:`eson._internal.codecs.validation`  -- validation failures placed on the wire (both formats)

@@ -42,8 +42,8 @@ from eson._internal.schema.annotations import (
 )
 from eson._internal.schema.binding import NO_DEFAULT, Binding, FieldNotes
 from eson._internal.schema.class_cache import cached
-from eson._internal.schema.compile import document_schema, record_schema
-from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, RecordSchema
+from eson._internal.schema.compile import document_schema, nested_record, record_schema
+from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, Form, RecordSchema
 from eson._internal.wire.eson_lexicon import HEADER
 
 LayoutFormat = Literal["eson", "toon"]
@@ -475,17 +475,16 @@ def _eson_entry(item: FieldSchema, schema: DocumentSchema, value: ValueLayout) -
 
 def _toon_fields(record: RecordSchema, delimiter: str, depth: int = 0) -> str | None:
     """A record's TOON table field list (nested groups included), or ``None`` if not tabular."""
-    from eson._internal.codecs.toon_shapes import Kind, field_shapes, nested_record
     from eson._internal.wire.toon_quoting import format_key
 
     if depth > _MAX_DEPTH:
         return None
     parts: list[str] = []
-    for shape in field_shapes(record.cls, record.fields, record.binding):
+    for shape in record.forms:
         name = format_key(shape.field.wire)
-        if shape.kind is Kind.LEAF:
+        if shape.kind is Form.LEAF:
             parts.append(name)
-        elif shape.kind is Kind.RECORD and not shape.nullable and shape.record is not None:
+        elif shape.kind is Form.RECORD and not shape.nullable and shape.record is not None:
             nested = nested_record(shape.record, record.binding)
             inner = _toon_fields(nested, delimiter, depth + 1) if nested is not None else None
             if inner is None:
@@ -497,18 +496,17 @@ def _toon_fields(record: RecordSchema, delimiter: str, depth: int = 0) -> str | 
 
 
 def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, ...]:
-    from eson._internal.codecs.toon_shapes import Kind, field_shapes, nested_record
     from eson._internal.wire.toon_quoting import format_key
 
     marker = "" if delimiter == "," else delimiter
     notes = _notes(schema.binding, schema.model_type)
     entries: list[EntryLayout] = []
-    for shape in field_shapes(schema.cls, schema.fields, schema.binding):
+    for shape in schema.forms:
         item = shape.field
         value = _value(item, schema.binding, notes)
         key = format_key(item.wire)
         record = nested_record(shape.record, schema.binding) if shape.record is not None else None
-        if shape.kind is Kind.RECORDS and record is not None:
+        if shape.kind is Form.RECORDS and record is not None:
             columns = _record_columns(record, False)
             fields = _toon_fields(record, delimiter)
             header = f"{key}[N{marker}]{{{fields}}}:" if fields else f"{key}[N{marker}]:"
@@ -526,7 +524,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     exact=record.uniform,
                 )
             )
-        elif shape.kind is Kind.RECORD and record is not None:
+        elif shape.kind is Form.RECORD and record is not None:
             entries.append(
                 EntryLayout(
                     item.wire,
@@ -540,7 +538,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     exact=record.uniform,
                 )
             )
-        elif shape.kind is Kind.SCALARS:
+        elif shape.kind is Form.SCALARS:
             element = (
                 element_words(shape.element.annotation, schema.binding)
                 if shape.element is not None
@@ -555,7 +553,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     element=element,
                 )
             )
-        elif shape.kind is Kind.RECORD_MAP and record is not None:
+        elif shape.kind is Form.RECORD_MAP and record is not None:
             fields = _toon_fields(record, delimiter)
             header = f"{key}[N{marker}:]{{{fields}}}:" if fields else f"{key}:"
             entries.append(
@@ -572,7 +570,7 @@ def _toon_entries(schema: DocumentSchema, delimiter: str) -> tuple[EntryLayout, 
                     exact=record.uniform,
                 )
             )
-        elif shape.kind is Kind.LEAF:
+        elif shape.kind is Form.LEAF:
             entries.append(
                 EntryLayout(item.wire, EntryKind.SCALAR, f"{key}: <{value.words}>", value)
             )

@@ -56,11 +56,11 @@ from eson._internal.codecs.generated import compile_function
 from eson._internal.codecs.lenient import text_detail, text_repair, text_spots
 from eson._internal.codecs.records import StructPlan, struct_plan
 from eson._internal.codecs.toon_columns import decode_ints, decode_numbers
-from eson._internal.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson._internal.codecs.validation import Place, check_options, plain_place, validation_error
 from eson._internal.schema.annotations import literal_values
 from eson._internal.schema.binding import Binding, Problem
-from eson._internal.schema.model import DocumentSchema, FieldSchema, RecordSchema
+from eson._internal.schema.compile import nested_record
+from eson._internal.schema.model import DocumentSchema, FieldForm, FieldSchema, Form, RecordSchema
 from eson._internal.wire.options import STRICT, ReadOptions, indent_size_of
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_header import HeaderField, RowLayout, parse_header
@@ -236,7 +236,7 @@ class _Compiler:
         schema = nested_record(cls, binding)
         template: ObjectTemplate | None = None
         if schema is not None and schema.fields:
-            template = ObjectTemplate(self, cls, binding, schema.fields, depth, True, stack)
+            template = ObjectTemplate(self, cls, binding, schema.forms, depth, True, stack)
             # Anchored at line starts: findall then tries each line once, never each
             # character of a long line (which made a failing template quadratic).
             template.regex = re.compile(f"^({template.source})", re.MULTILINE)
@@ -612,15 +612,14 @@ def _field_at(
     for depth, name in enumerate(path):
         if schema is None:
             return None
-        item: FieldSchema | None = next(
-            (field for field in schema.fields if field.wire == name), None
+        shape: FieldForm | None = next(
+            (form for form in schema.forms if form.field.wire == name), None
         )
-        if item is None:
+        if shape is None:
             return None
         if depth == len(path) - 1:
-            return item
-        shape = field_shapes(schema.cls, [item], binding)[0]
-        if shape.kind is not Kind.RECORD or shape.record is None:
+            return shape.field
+        if shape.kind is not Form.RECORD or shape.record is None:
             return None
         schema = nested_record(shape.record, binding)
     return None
@@ -709,7 +708,7 @@ class ObjectTemplate:
         compiler: _Compiler,
         cls: type,
         binding: Binding,
-        fields: Sequence[FieldSchema],
+        forms: Sequence[FieldForm],
         depth: int,
         item: bool,
         stack: tuple[type, ...],
@@ -720,8 +719,7 @@ class ObjectTemplate:
         pad = re.escape(compiler.pad(depth))
         first = re.escape(compiler.pad(depth - 1) + "- ") if item else pad
         self.fields: list[_Field] = [
-            _field_template(shape, compiler, binding, depth, stack)
-            for shape in field_shapes(cls, fields, binding)
+            _field_template(shape, compiler, binding, depth, stack) for shape in forms
         ]
         self.prefixes = [first if index == 0 else pad for index in range(len(self.fields))]
         self.source = "".join(
@@ -774,35 +772,33 @@ def _plain_object(cls: type, binding: Binding) -> RecordSchema | None:
     schema = nested_record(cls, binding)
     if schema is None or not schema.fields:
         return None
-    shapes = field_shapes(cls, schema.fields, binding)
+    shapes = schema.forms
     if len(shapes) >= 2 and not any(shape.never_dict for shape in shapes):
         return None
     return schema
 
 
 def _field_template(
-    shape: FieldShape, compiler: _Compiler, binding: Binding, depth: int, stack: tuple[type, ...]
+    shape: FieldForm, compiler: _Compiler, binding: Binding, depth: int, stack: tuple[type, ...]
 ) -> _Field:
     item = shape.field
     nested_ok = len(stack) < _MAX_TEMPLATE_DEPTH
     record = shape.record
-    if shape.kind is Kind.LEAF and shape.never_dict:
+    if shape.kind is Form.LEAF and shape.never_dict:
         return _Leaf(item)
-    if shape.kind is Kind.SCALARS:
+    if shape.kind is Form.SCALARS:
         return _Scalars(item)
     if (
-        shape.kind is Kind.RECORDS
+        shape.kind is Form.RECORDS
         and record is not None
         and nested_ok
         and _plain_object(record, binding) is not None
     ):
         return _Records(item, compiler, record, binding, depth, stack)
-    if shape.kind is Kind.RECORD and record is not None and nested_ok and record not in stack:
+    if shape.kind is Form.RECORD and record is not None and nested_ok and record not in stack:
         schema = _plain_object(record, binding)
         if schema is not None:
-            child = ObjectTemplate(
-                compiler, record, binding, schema.fields, depth + 1, False, stack
-            )
+            child = ObjectTemplate(compiler, record, binding, schema.forms, depth + 1, False, stack)
             return _Nested(item, child)
     return _Opaque(item, compiler, depth)
 
@@ -887,7 +883,7 @@ class DocumentReader:
             if schema.fields:
                 compiler = _Compiler(self.indent_size)
                 template = ObjectTemplate(
-                    compiler, schema.cls, schema.binding, schema.fields, 0, False, ()
+                    compiler, schema.cls, schema.binding, schema.forms, 0, False, ()
                 )
                 self._regex = re.compile(template.source)
                 if native is not None:

@@ -37,10 +37,10 @@ from eson._internal.accelerator import native, type_mask
 from eson._internal.codecs.generated import compile_function
 from eson._internal.codecs.records import record_getter
 from eson._internal.codecs.toon_columns import format_bools, format_floats, format_ints
-from eson._internal.codecs.toon_shapes import FieldShape, Kind, field_shapes, nested_record
 from eson._internal.schema.binding import Binding, FieldSpec
 from eson._internal.schema.class_cache import cached
-from eson._internal.schema.model import DocumentSchema, FieldSchema
+from eson._internal.schema.compile import nested_record
+from eson._internal.schema.model import DocumentSchema, FieldForm, FieldSchema, Form
 from eson._internal.wire.options import indent_size_of
 from eson._internal.wire.toon_header import HeaderField, format_fields
 from eson._internal.wire.toon_limits import MAX_DEPTH
@@ -178,7 +178,7 @@ class WriterSet:
         return cached(
             cls,
             ("toon object writer", *self.key),
-            lambda: ObjectWriter(self, cls, binding, schema.fields, schema.uniform, schema.extras),
+            lambda: ObjectWriter(self, cls, binding, schema.forms, schema.uniform, schema.extras),
         )
 
     def document(self, schema: DocumentSchema) -> DocumentWriter:
@@ -203,20 +203,21 @@ class ObjectWriter:
         writers: WriterSet,
         cls: type,
         binding: Binding,
-        fields: Sequence[FieldSchema],
+        forms: Sequence[FieldForm],
         uniform: bool,
         extras: Callable[[object], bool] | None,
     ) -> None:
         self.writers = writers
         self.cls = cls
         self.binding = binding
-        self.fields = tuple(fields)
+        self.forms = tuple(forms)
+        self.fields = tuple(form.field for form in forms)
         self.extras = extras
         self.always_slow = not uniform and extras is None
         self.empty = not self.fields
         self._ready = False
         self._lock = threading.Lock()
-        self.shapes: list[FieldShape] = []
+        self.shapes: list[FieldForm] = []
         self.keyed_possible = False
         self._write: Callable[[Writer, Any, str, str, int, int], None] | None = None
         self._columns: list[Callable[[Sequence[Any], int], ColumnResult]] = []
@@ -240,7 +241,7 @@ class ObjectWriter:
         with self._lock:
             if self._ready:
                 return
-            self.shapes = field_shapes(self.cls, self.fields, self.binding)
+            self.shapes = list(self.forms)
             self.keyed_possible = len(self.shapes) >= 2 and not any(
                 shape.never_dict for shape in self.shapes
             )
@@ -250,7 +251,7 @@ class ObjectWriter:
             members = [self._member(*pair) for pair in zip(self.shapes, converters)]
             self._members = members
             self._cells = [
-                self._leaf_cells(shape, convert) if shape.kind is Kind.LEAF else None
+                self._leaf_cells(shape, convert) if shape.kind is Form.LEAF else None
                 for shape, convert in zip(self.shapes, converters)
             ]
             self._columns = [self._column(*pair) for pair in zip(self.shapes, converters)]
@@ -264,7 +265,7 @@ class ObjectWriter:
                 and not self.always_slow
                 and self.extras is None
                 and all(
-                    shape.kind is Kind.LEAF and shape.field.cell.plain & _PLAIN
+                    shape.kind is Form.LEAF and shape.field.cell.plain & _PLAIN
                     for shape in self.shapes
                 )
             ):  # every instance has these fields, and they may all be plain
@@ -312,10 +313,10 @@ class ObjectWriter:
                 body.append(f"    v = obj.{attr}")
             else:
                 body.append(f"    v = getattr(obj, {attr!r})")
-            plain = item.cell.plain if shape.kind is Kind.LEAF else frozenset()
+            plain = item.cell.plain if shape.kind is Form.LEAF else frozenset()
             head = repr(key + ": ")
             branches: list[tuple[str, str]] = []
-            if str in plain and item.cell.choices is not None and shape.kind is Kind.LEAF:
+            if str in plain and item.cell.choices is not None and shape.kind is Form.LEAF:
                 choices = f"choices_{index}"
                 namespace[choices] = {
                     choice: key + ": " + format_string(choice, writers.delimiter)
@@ -338,7 +339,7 @@ class ObjectWriter:
             if bool in plain:
                 branches.append(("v is True", f"{prefix} + {key + ': true'!r}"))
                 branches.append(("v is False", f"{prefix} + {key + ': false'!r}"))
-            if _NONE in plain or (shape.nullable and shape.kind is not Kind.OTHER):
+            if _NONE in plain or (shape.nullable and shape.kind is not Form.OTHER):
                 branches.append(("v is None", f"{prefix} + {key + ': null'!r}"))
             keyword_ = "if"
             for test, line in branches:
@@ -445,14 +446,14 @@ class ObjectWriter:
 
         return slow
 
-    def _member(self, shape: FieldShape, convert: Converter) -> MemberWriter:
+    def _member(self, shape: FieldForm, convert: Converter) -> MemberWriter:
         """The writer of one field, specialised to its shape."""
         slow = self._slow(convert)
         kind = shape.kind
         writers = self.writers
-        if kind is Kind.LEAF:
+        if kind is Form.LEAF:
             return self._leaf_member(shape, slow)
-        if kind is Kind.SCALARS:
+        if kind is Form.SCALARS:
             assert shape.element is not None
             element_plain = shape.element.plain & _PLAIN
             form = writers.format
@@ -479,19 +480,19 @@ class ObjectWriter:
                     slow(w, start, value, inner, level)
 
             return scalars
-        if kind in (Kind.RECORD, Kind.RECORDS, Kind.RECORD_MAP):
+        if kind in (Form.RECORD, Form.RECORDS, Form.RECORD_MAP):
             assert shape.record is not None
             record = writers.record(shape.record, self.binding)
             if record is None:
                 return slow
-            if kind is Kind.RECORD:
+            if kind is Form.RECORD:
                 return _record_member(record, slow)
-            if kind is Kind.RECORDS:
+            if kind is Form.RECORDS:
                 return _records_member(record, slow)
             return _record_map_member(record, slow)
         return slow
 
-    def _leaf_member(self, shape: FieldShape, slow: MemberWriter) -> MemberWriter:
+    def _leaf_member(self, shape: FieldForm, slow: MemberWriter) -> MemberWriter:
         """A primitive field whose value is not of a plain type (the generated code has those)."""
         enums = _enum_classes(shape.field.annotation)
         form = self.writers.format
@@ -511,14 +512,14 @@ class ObjectWriter:
     # ------------------------------------------------------------ columns
 
     def _column(
-        self, shape: FieldShape, convert: Converter
+        self, shape: FieldForm, convert: Converter
     ) -> Callable[[Sequence[Any], int], ColumnResult]:
         """The table column of one field: its header field and leaf cells, or why not."""
         item = shape.field
         name = item.wire
         leaf = HeaderField(name)
         kind = shape.kind
-        if kind is Kind.LEAF:
+        if kind is Form.LEAF:
             cells = self._leaf_cells(shape, convert)
 
             def leaf_column(values: Sequence[Any], budget: int) -> ColumnResult:
@@ -528,7 +529,7 @@ class ObjectWriter:
                 return leaf, [formatted]
 
             return leaf_column
-        if kind is Kind.RECORD:
+        if kind is Form.RECORD:
             assert shape.record is not None
             record = self.writers.record(shape.record, self.binding)
 
@@ -561,7 +562,7 @@ class ObjectWriter:
         return other_column
 
     def _leaf_cells(
-        self, shape: FieldShape, convert: Converter
+        self, shape: FieldForm, convert: Converter
     ) -> Callable[[Sequence[Any]], list[str] | None]:
         """Format a column of primitive field values; ``None`` if one is not a primitive."""
         item = shape.field
@@ -711,7 +712,7 @@ class ObjectWriter:
                     for lines, token in zip(out, tokens):
                         lines.append(head + token)
                     continue
-            elif kind is Kind.RECORD and shape.record is not None:
+            elif kind is Form.RECORD and shape.record is not None:
                 record = writers.record(shape.record, self.binding)
                 if record is not None and record.simple():
                     cls = record.cls
@@ -727,7 +728,7 @@ class ObjectWriter:
                                 lines.append(opened)
                                 lines.extend(next(nested))
                         continue
-            elif kind is Kind.RECORDS and shape.record is not None:
+            elif kind is Form.RECORDS and shape.record is not None:
                 record = writers.record(shape.record, self.binding)
                 if record is not None and self._small_tables(w, record, start, values, inner, out):
                     continue
@@ -961,7 +962,7 @@ class DocumentWriter:
         self.schema = schema
         self.binding = schema.binding
         self.object = ObjectWriter(
-            writers, schema.cls, schema.binding, schema.fields, schema.uniform, schema.extras
+            writers, schema.cls, schema.binding, schema.forms, schema.uniform, schema.extras
         )
 
     def encode(self, obj: object) -> str:

@@ -9,13 +9,16 @@ compiles has one layout for every instance.
 
 from __future__ import annotations
 
+import enum
 import sys
 import typing
 from typing import Any
 
 from eson._internal.schema import rule_table, rules
 from eson._internal.schema.annotations import (
+    CONVERTED_LEAVES,
     NONE_TYPE,
+    PLAIN_TYPES,
     cell_type,
     container_args,
     container_kind,
@@ -32,7 +35,9 @@ from eson._internal.schema.model import (
     CellType,
     DocumentSchema,
     EntryKind,
+    FieldForm,
     FieldSchema,
+    Form,
     RecordSchema,
 )
 
@@ -118,6 +123,18 @@ def record_schema(cls: type, binding: Binding | None = None) -> RecordSchema:
     return cached(cls, "record schema", lambda: _compile_record(cls, binding or binding_for(cls)))
 
 
+def nested_record(cls: type, binding: Binding) -> RecordSchema | None:
+    """The record schema of a model class nested in a TOON value, or ``None`` if it has none.
+
+    A class that breaks an ESON rule (a wire name ESON cannot write, say) is
+    still fine inside a TOON value; it just takes the untyped path.
+    """
+    try:
+        return record_schema(cls, binding)
+    except (TypeError, NameError):
+        return None
+
+
 def document_schema(cls: type) -> DocumentSchema:
     """Compile ``cls`` in the document role (cached).
 
@@ -171,7 +188,8 @@ def _compile_record(cls: type, binding: Binding) -> RecordSchema:
     )
     uniform, extras = binding.extras(cls)
     declared = None if isinstance(cls, type) else cls
-    return RecordSchema(runtime_class(cls), binding, fields, uniform, extras, declared)
+    forms = tuple(_form(item, runtime_class(cls), binding) for item in fields)
+    return RecordSchema(runtime_class(cls), binding, fields, uniform, extras, declared, forms)
 
 
 def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
@@ -192,6 +210,7 @@ def _compile_document(cls: type, binding: Binding) -> DocumentSchema:
         extras,
         {item.wire: item for item in fields},
         None if isinstance(cls, type) else cls,
+        tuple(_form(item, runtime_class(cls), binding) for item in fields),
     )
 
 
@@ -283,3 +302,81 @@ def _union_of_elements(members: tuple[Any, ...]) -> Any:
         args = container_args(bare)
         elements.extend(arg for arg in args if arg is not Ellipsis)
     return typing.Union[tuple(elements)] if elements else NONE_TYPE  # noqa: UP007
+
+
+# -- TOON forms ----------------------------------------------------------------------------
+
+
+def _never_dict(bare: Any) -> bool:
+    """Whether a non-container, non-model annotation's JSON-mode values are never objects."""
+    if bare is None or bare is NONE_TYPE or bare in PLAIN_TYPES:
+        return True
+    if literal_values(bare) is not None:
+        return True
+    return isinstance(bare, type) and issubclass(bare, (enum.Enum, *CONVERTED_LEAVES))
+
+
+_FormParts = tuple[Form, "type | None", Any, bool, bool]
+
+
+def _form_parts(annotation: Any, binding: Binding, depth: int = 0) -> _FormParts:
+    """``(kind, record class, element annotation, never_dict, listy)`` of an annotation."""
+    rest, _ = strip_none(annotation)
+    bare, metadata = unwrap(rest)
+    if depth > 20 or binding.serialized_annotation(metadata) is not None or is_any(bare):
+        return Form.OTHER, None, None, False, False
+    if literal_values(bare) is not None or bare is NONE_TYPE or bare is None:
+        return Form.LEAF, None, None, True, False
+    members = union_members(bare)
+    if members is not None:
+        parts = [_form_parts(member, binding, depth + 1) for member in members]
+        never = all(part[3] for part in parts)
+        if all(part[0] is Form.LEAF for part in parts):
+            return Form.LEAF, None, None, never, False
+        return Form.OTHER, None, None, never, False
+    container = container_kind(bare)
+    if container == "mapping":
+        args = container_args(bare)
+        origin = getattr(bare, "__origin__", bare)
+        if len(args) == 2 and origin is dict and unwrap(args[0])[0] is str:
+            value, nullable_value = strip_none(args[1])
+            value_bare, value_meta = unwrap(value)
+            if (
+                not nullable_value
+                and binding.serialized_annotation(value_meta) is None
+                and binding.model_shape(value_bare) == "record"
+            ):
+                return Form.RECORD_MAP, value_bare, None, False, False
+        return Form.OTHER, None, None, False, False
+    if container is not None:
+        args = container_args(bare)
+        origin = getattr(bare, "__origin__", bare)
+        homogeneous = container != "tuple" or (len(args) == 2 and args[1] is Ellipsis)
+        if not homogeneous or origin not in (list, tuple) or not args:
+            return Form.OTHER, None, None, True, True
+        element = args[0]
+        element_rest, element_nullable = strip_none(element)
+        element_bare, element_meta = unwrap(element_rest)
+        if binding.serialized_annotation(element_meta) is not None or is_any(element_bare):
+            return Form.OTHER, None, None, True, True
+        if binding.model_shape(element_bare) == "record":
+            if element_nullable:
+                return Form.OTHER, None, None, True, True
+            return Form.RECORDS, element_bare, None, True, True
+        if _form_parts(element, binding, depth + 1)[0] is Form.LEAF:
+            return Form.SCALARS, None, element, True, True
+        return Form.OTHER, None, None, True, True
+    shape = binding.model_shape(bare)
+    if shape == "record":
+        return Form.RECORD, bare, None, False, False
+    if shape is not None:
+        return Form.OTHER, None, None, False, False
+    return Form.LEAF, None, None, _never_dict(bare), False
+
+
+def _form(item: FieldSchema, owner: Any, binding: Binding) -> FieldForm:
+    """The TOON form of a compiled field of ``owner`` (see :class:`FieldForm`)."""
+    kind, record, element, never, listy = _form_parts(item.annotation, binding)
+    _, nullable = strip_none(item.annotation)
+    element_cell = cell_type(element, owner, binding) if element is not None else None
+    return FieldForm(item, kind, record, element_cell, nullable, never, listy)

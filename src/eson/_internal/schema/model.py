@@ -12,6 +12,9 @@ Two roles exist for one class:
   entries, each with an :class:`EntryKind`;
 - as a **record** (:class:`RecordSchema`) its fields are the columns of a
   row, each value one cell (:class:`CellType`).
+
+Either way each field also has its TOON form (:class:`FieldForm`), which
+says how TOON nests its values.
 """
 
 from __future__ import annotations
@@ -41,6 +44,23 @@ class EntryKind(str, enum.Enum):
     """A ``dict`` with string keys: one record whose fields are the keys."""
     DYNAMIC = "dynamic"
     """Shape decided by the value at run time (``Any``, mixed unions, custom serializers)."""
+
+
+class Form(enum.Enum):
+    """The TOON form of a field's values (see :class:`FieldForm`)."""
+
+    LEAF = "leaf"
+    """A primitive: ``key: value``, one cell in a table row."""
+    RECORD = "record"
+    """One model instance: ``key:`` and its fields one level deeper."""
+    RECORDS = "records"
+    """A ``list``/``tuple`` of one model type: a table, or list items."""
+    SCALARS = "scalars"
+    """A ``list``/``tuple`` of primitives: ``key[N]: a,b,c``."""
+    RECORD_MAP = "record_map"
+    """A ``dict[str, R]`` of one model type: a keyed table ``key[N:]{...}:``."""
+    OTHER = "other"
+    """Anything else (``Any``, mappings, unions of shapes ...): always the untyped path."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,6 +112,36 @@ class FieldSchema:
 
 
 @dataclass(frozen=True, eq=False)
+class FieldForm:
+    """One compiled field with its TOON form: what the TOON back end writes and reads.
+
+    TOON nests where ESON keeps a JSON cell, so the TOON back end also needs
+    the form of values *inside* records (a nested record, a list of records,
+    a list of primitives, a ``dict[str, R]``); the compiler works it out once
+    per field, beside the ESON entry kind.  A form is a promise about
+    well-formed instances only: the writer and the reader check every value
+    before they rely on it and otherwise take the untyped path.
+
+    Attributes:
+        field: The compiled field (wire name, attribute, annotation, cell type).
+        kind: The form of its values.
+        record: The model class of a ``RECORD``, ``RECORDS`` or ``RECORD_MAP``.
+        element: The element cell type of ``SCALARS``.
+        nullable: ``None`` is a declared value.
+        never_dict: A JSON-mode value of this field is never a ``dict``.
+        listy: Its non-``None`` ``list``/``tuple``/``set`` values dump to lists.
+    """
+
+    field: FieldSchema
+    kind: Form
+    record: type | None = None
+    element: CellType | None = None
+    nullable: bool = False
+    never_dict: bool = False
+    listy: bool = False
+
+
+@dataclass(frozen=True, eq=False)
 class RecordSchema:
     """A model type in the record role: the columns of one row.
 
@@ -108,6 +158,7 @@ class RecordSchema:
         declared: The parametrised generic type the schema was compiled for
             (``Page[int]``, whose instances are of class ``Page``), or ``None``
             when that is ``cls`` itself.
+        forms: The fields with their TOON forms, in wire order.
     """
 
     cls: type
@@ -116,6 +167,7 @@ class RecordSchema:
     uniform: bool = True
     extras: Callable[[object], bool] | None = None
     declared: Any = None
+    forms: tuple[FieldForm, ...] = ()
 
     @property
     def model_type(self) -> Any:
@@ -142,6 +194,7 @@ class DocumentSchema:
         by_wire: The fields keyed by wire name.
         declared: See :attr:`RecordSchema.declared`; decoding validates
             against it.
+        forms: See :attr:`RecordSchema.forms`.
     """
 
     cls: type
@@ -152,6 +205,7 @@ class DocumentSchema:
     extras: Callable[[object], bool] | None = None
     by_wire: Mapping[str, FieldSchema] = field(default_factory=dict)
     declared: Any = None
+    forms: tuple[FieldForm, ...] = ()
 
     @property
     def model_type(self) -> Any:
