@@ -738,7 +738,7 @@ skip_digits(int kind, const void *data, Py_ssize_t i, Py_ssize_t e)
  * ('.' and digits) and an optional exponent ([eE][+-]? and digits).  Returns
  * the index after it, or -1 for a '.' or an exponent without digits; sets
  * *fraction when either is present. */
-static Py_ssize_t
+static inline Py_ssize_t
 skip_number_tail(int kind, const void *data, Py_ssize_t i, Py_ssize_t e, int *fraction)
 {
     Py_UCS4 c;
