@@ -48,6 +48,7 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from eson._internal.wire.eson_lenient import is_blank
 from eson._internal.wire.eson_lexicon import VERSION_PREFIX, VERSION_SOURCE
@@ -525,9 +526,8 @@ class _Unfenced:
         self.block = block
         self.allowed = allowed
         self.names = names
-        self.text = "\n".join(block.lines)
+        self._text: str | None = None
         self._found: dict[PayloadFormat, list[tuple[Payload, Span]]] = {}
-        self._starts: list[int] | None = None
         self._headed: list[tuple[Payload, Span]] | None = None
 
     def whole(self, fmt: PayloadFormat) -> list[Payload]:
@@ -557,7 +557,9 @@ class _Unfenced:
                 # A headed ESON document is one whatever the reply may be: a
                 # bracket inside it (``a[2]``, a JSON cell) is never a payload.
                 skip.extend(span for _, span in self.headed_eson())
-            payload = _unfenced_json(self.block, self.text, sorted(skip))
+            if self._text is None:  # joined only when JSON is looked for
+                self._text = "\n".join(self.block.lines)
+            payload = _unfenced_json(self.block, self._text, sorted(skip))
             found = [] if payload is None else [payload]
         else:
             if fmt == "eson":
@@ -579,13 +581,13 @@ class _Unfenced:
         return self._headed
 
     def _line_span(self, payload: Payload) -> Span:
-        if self._starts is None:
-            starts = [0]
-            for line in self.block.lines:
-                starts.append(starts[-1] + len(line) + 1)
-            self._starts = starts
+        """Where the payload's lines stand in the block's text (first and last character)."""
+        lines = self.block.lines
         first = payload.first_line - 1 - self.block.first
-        return self._starts[first], self._starts[first + len(payload.lines)] - 1
+        count = len(payload.lines)
+        # Each line is followed by its line feed; the lengths are summed in C.
+        start = sum(map(len, islice(lines, first))) + first
+        return start, start + sum(map(len, islice(lines, first, first + count))) + count - 1
 
 
 def _inside(span: Span, outer: Span) -> bool:

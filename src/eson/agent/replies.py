@@ -307,11 +307,10 @@ def _read_strictly(payload: Payload, type: Any, options: tuple[bool | None, Any]
     validation) leaves the reply to the lenient reader, which gives the
     error, located and with its feedback.
     """
-    text = "\n".join(payload.lines)
+    # One join, with the final line feed of a terminated payload (an empty last item).
+    text = "\n".join([*payload.lines, ""] if payload.terminated else payload.lines)
     if "\r" in text:  # a CR of data: the lenient reader keeps it as the reply had it
         return _NOT_STRICT
-    if payload.terminated:
-        text += "\n"
     validation_strict, context = options
     try:
         if type is None:
