@@ -661,13 +661,16 @@ class ObjectWriter:
             assert write is not None
         write(w, obj, first, pad, inner, level)
 
-    def native_rows(self, records: list[Any], pad: str) -> str | None:
-        """The accelerator's flat-table rows of ``records`` (LF-joined), or ``None``."""
+    def native_rows(self, records: list[Any], pad: str, prefix: str | None = None) -> str | None:
+        """The accelerator's flat-table rows of ``records`` (LF-joined), or ``None``.
+
+        ``prefix`` is written before the rows, into the same text.
+        """
         plan = self.native
         if plan is None or native is None:
             return None
         return native.encode_rows(
-            records, plan[0], plan[1], plan[2], plan[3], False, self.writers.delimiter, pad
+            records, plan[0], plan[1], plan[2], plan[3], False, self.writers.delimiter, pad, prefix
         )
 
     def simple(self) -> bool:
@@ -875,11 +878,22 @@ def _records_member(record: ObjectWriter, slow: MemberWriter) -> MemberWriter:
                 w.lines.append(start + ": []")
                 return
             record.prepare()
-            body = record.native_rows(value if kind is list else list(value), w.pad(inner))
-            if body is not None:  # a flat table of plain values, written by the accelerator
-                w.lines.append(f"{start}[{count}{symbol}]{{{record.flat_header}}}:")
-                w.lines.append(body)
-                return
+            if record.native is not None and native is not None:
+                # A flat table of plain values, written by the accelerator.  At
+                # the top (inner 1, the document's own lines) the lines so far
+                # and the header go into the same text: when the table is the
+                # last entry, the document is that text, joined with no copy.
+                head = f"{start}[{count}{symbol}]{{{record.flat_header}}}:"
+                lines = w.lines
+                prefix = "\n".join([*lines, head, ""]) if inner == 1 else None
+                records = value if kind is list else list(value)
+                body = record.native_rows(records, w.pad(inner), prefix)
+                if body is not None:
+                    if prefix is None:
+                        lines += (head, body)
+                    else:
+                        lines[:] = [body]
+                    return
             rows = record.rows
             if (
                 rows is not None
