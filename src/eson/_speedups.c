@@ -1026,6 +1026,66 @@ escapes32(__m128i v)
         }                                                                         \
     } while (0)
 
+/* The escape of src[i] written at out + *len, for w_quoted_ucs4: 0, or 1 for a
+ * high surrogate followed by a low one (two code points whose escapes JSON
+ * reads back as one character: the Python code refuses them). */
+static inline int
+ucs4_escape(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t n, Py_UCS4 *out, Py_ssize_t *len)
+{
+    Py_UCS4 c = src[i];
+    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && src[i + 1] >= 0xDC00 && src[i + 1] <= 0xDFFF)
+        return 1;
+    Py_UCS4 *dst = out + *len;
+    PUT_ESCAPE(Py_UCS4, dst, c);
+    *len = dst - out;
+    return 0;
+}
+
+/* The characters of a UCS-4 str into a UCS-4 writer with room for n +
+ * QUOTE_SLACK, escaped as w_quoted escapes them: four a block (SSE2), the
+ * length kept in a local.  0 written; 1 a surrogate pair (the writer's length
+ * set back to start: nothing written); -1 error. */
+static int
+w_quoted_ucs4(Writer *w, const Py_UCS4 *src, Py_ssize_t n, Py_ssize_t start)
+{
+    Py_ssize_t i = 0, len = w->len;
+    Py_UCS4 *out = (Py_UCS4 *)w->data;
+    while (i < n) {
+#if defined(__SSE2__)
+        if (i + 4 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+            int mask = _mm_movemask_epi8(escapes32(v));
+            _mm_storeu_si128((__m128i *)(out + len), v); /* the slack takes the spill */
+            if (!mask) {
+                i += 4;
+                len += 4;
+                continue;
+            }
+            int at = __builtin_ctz((unsigned)mask) / 4;
+            i += at;
+            len += at;
+        }
+#endif
+        if (!NEEDS_ESCAPE(src[i])) {
+            out[len++] = src[i++];
+            continue;
+        }
+        if (ucs4_escape(src, i, n, out, &len)) {
+            w->len = start;
+            return 1;
+        }
+        i++;
+        if (w->cap - len < n - i + QUOTE_SLACK) {
+            w->len = len;
+            if (w_reserve(w, n - i + QUOTE_SLACK) < 0)
+                return -1;
+            out = (Py_UCS4 *)w->data;
+        }
+    }
+    w->len = len;
+    return 0;
+}
+
 /* eson._internal.wire.eson_json.quote: JSON string with ensure_ascii=False escapes,
  * plus \u2028, \u2029 and surrogates as \uXXXX (lower-case hex).  The
  * output's kind is decided first (escapes are ASCII); then one fused pass
@@ -1046,15 +1106,19 @@ w_quoted(Writer *w, PyObject *u)
         top = PyUnicode_IS_ASCII(u) ? 127 : 255;
     }
     else if (kind == 4) {
-        top = 0x10FFFF;
-        /* Surrogates are rare in a UCS-4 str: one branch-free pass (which
-         * the compiler vectorises) says whether any is there at all. */
-        const Py_UCS4 *p = data;
-        Py_UCS4 surrogates = 0;
-        for (Py_ssize_t i = 0; i < n; i++)
-            surrogates |= (Py_UCS4)(p[i] - 0xD800) < 0x800;
-        if (surrogates)
-            SPLIT_PAIR_SCAN(Py_UCS4);
+        /* A UCS-4 str holds a character above U+FFFF: the writer is UCS-4
+         * too, and a surrogate pair is found where it stands. */
+        Py_ssize_t start = w->len;
+        if (w_raise(w, 0x10FFFF) < 0 || w_reserve(w, n + QUOTE_SLACK) < 0)
+            return -1;
+        PyUnicode_WRITE(w->kind, w->data, w->len, '"');
+        w->len++;
+        int rc = w_quoted_ucs4(w, (const Py_UCS4 *)data, n, start);
+        if (rc)
+            return rc;
+        PyUnicode_WRITE(w->kind, w->data, w->len, '"');
+        w->len++;
+        return 0;
     }
     else {
         const Py_UCS2 *p = data;
@@ -1087,10 +1151,7 @@ w_quoted(Writer *w, PyObject *u)
         QUOTE_SCALAR(Py_UCS2, Py_UCS2);
         break;
     case 2 * 8 + 4: QUOTE_SCALAR(Py_UCS2, Py_UCS4); break;
-    default:
-        QUOTE_BLOCKS(Py_UCS4, 4, escapes32);
-        QUOTE_SCALAR(Py_UCS4, Py_UCS4);
-        break;
+    default: break; /* a UCS-4 str went to w_quoted_ucs4 above */
     }
     PyUnicode_WRITE(w->kind, w->data, w->len, '"');
     w->len++;
