@@ -704,3 +704,59 @@ def test_join_rows_declines_what_it_does_not_join() -> None:
     assert native.join_rows([[Text("a")]], ",", "") is None
     with pytest.raises(TypeError):
         native.join_rows((["a"],), ",", "")
+
+
+# -- TOON string cells and whole documents ------------------------------------------------------
+
+#: What forces TOON quotes inside a token, and what does at its ends only.
+TOON_INSIDE = [":", '"', "\\", "[", "]", "{", "}", ",", "|", "\t", "\n", "\x00", "\x1f"]
+TOON_ENDS = [" ", "-", "#"]
+
+
+class MNamed(msgspec.Struct):
+    name: str
+    id: int
+
+
+class MNamedDoc(msgspec.Struct):
+    title: str
+    rows: list[MNamed]
+    after: str = "end"
+
+
+class MNamedLast(msgspec.Struct):
+    title: str
+    rows: list[MNamed]
+
+
+@pytest.mark.parametrize("delimiter", [",", "|", "\t"])
+def test_toon_string_cells_at_every_block_offset(delimiter: str) -> None:
+    """The accelerator copies a Latin-1 cell while it checks it: a bad character anywhere quotes it."""
+    require_accelerator()
+    for base in ("a", "\u00e9"):
+        for special in TOON_INSIDE:
+            for length in (1, 15, 16, 17, 32, 33):
+                names = [base * at + special + base * (length - at - 1) for at in range(length)]
+                rows = [MNamed(name, index) for index, name in enumerate(names)]
+                for cls in (MNamedDoc, MNamedLast):
+                    doc = cls("t", rows)
+                    text = assert_same(partial(eson.toon.encode, doc, delimiter=delimiter))
+                    assert eson.toon.decode(text, type=cls) == doc
+    for special in TOON_ENDS + ["true", "null", "12", "+1", "1e5", "", "  x"]:
+        for name in (special, special + "abc" * 6, "abc" * 6 + special):
+            doc = MNamedDoc("t", [MNamed(name, 1), MNamed("plain", 2)])
+            text = assert_same(partial(eson.toon.encode, doc))
+            assert eson.toon.decode(text, type=MNamedDoc) == doc
+
+
+@SETTINGS
+@given(
+    st.lists(st.text(alphabet="ab \u00e9\u4e2d:,|\"\\-#[]{}\t\n", max_size=40), max_size=5),
+    st.sampled_from([",", "|", "\t"]),
+)
+def test_toon_documents_are_the_reference(names: list[str], delimiter: str) -> None:
+    """A table first, last or between entries: written alike by the accelerator and the reference."""
+    for cls in (MNamedDoc, MNamedLast):
+        doc = cls("t", [MNamed(name, index) for index, name in enumerate(names)])
+        text = assert_same(partial(eson.toon.encode, doc, delimiter=delimiter))
+        assert text is not None and eson.toon.decode(text, type=cls) == doc

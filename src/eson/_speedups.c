@@ -1658,6 +1658,41 @@ toon_numberish(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
     return skip_number_tail(kind, data, i, e, &fraction) == e;
 }
 
+#if defined(__SSE2__)
+/* The bytes of a 16-byte block of Latin-1 text that force TOON quotes, as a
+ * movemask (is_toon_bad for a delimiter below 128). */
+static inline int
+toon_bad16(__m128i v, __m128i delim)
+{
+    __m128i bad = _mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(0x1F)), _mm_setzero_si128());
+    bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+    bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('['))));
+    bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(']')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
+    bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('}')),
+                                         _mm_cmpeq_epi8(v, delim)));
+    return _mm_movemask_epi8(bad);
+}
+#endif
+
+/* toon_is_safe's tests of a non-empty str as a whole: its first and last
+ * characters, and whether it reads as a literal or a number. */
+static inline int
+toon_ends_safe(int kind, const void *data, Py_ssize_t n)
+{
+    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
+    if (first == '-' || first == '#' || is_toon_edge(first) ||
+        is_toon_edge(PyUnicode_READ(kind, data, n - 1)))
+        return 0;
+    if (n <= 5 && is_literal(kind, data, 0, n))
+        return 0;
+    if ((first == '+' || (first >= '0' && first <= '9')) && toon_numberish(kind, data, 0, n))
+        return 0;
+    return 1;
+}
+
 /* eson._internal.wire.toon_quoting.format_string's test: may the str be written bare?
  * Sets *surrogate when it holds one (the Python code raises for those). */
 static int
@@ -1673,19 +1708,9 @@ toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
         /* Latin-1 (no surrogates): 16 characters at a time, then a table. */
         const Py_UCS1 *p = data;
 #if defined(__SSE2__)
-        const __m128i low = _mm_set1_epi8(0x1F), zero = _mm_setzero_si128();
-        const __m128i colon = _mm_set1_epi8(':'), quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\'), open = _mm_set1_epi8('[');
-        const __m128i close = _mm_set1_epi8(']'), brace = _mm_set1_epi8('{');
-        const __m128i unbrace = _mm_set1_epi8('}'), delim = _mm_set1_epi8((char)delimiter);
+        const __m128i delim = _mm_set1_epi8((char)delimiter);
         for (; i + 16 <= n; i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-            __m128i bad = _mm_cmpeq_epi8(_mm_subs_epu8(v, low), zero);
-            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, quote)));
-            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, open)));
-            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, close), _mm_cmpeq_epi8(v, brace)));
-            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, unbrace), _mm_cmpeq_epi8(v, delim)));
-            if (_mm_movemask_epi8(bad))
+            if (toon_bad16(_mm_loadu_si128((const __m128i *)(p + i)), delim))
                 return 0;
         }
 #endif
@@ -1707,17 +1732,39 @@ toon_is_safe(PyObject *u, Py_UCS4 delimiter, int *surrogate)
                 break; /* no surrogates in a Latin-1 str */
         }
     }
-    if (!safe)
-        return 0;
-    Py_UCS4 first = PyUnicode_READ(kind, data, 0);
-    if (first == '-' || first == '#' || is_toon_edge(first) ||
-        is_toon_edge(PyUnicode_READ(kind, data, n - 1)))
-        return 0;
-    if (n <= 5 && is_literal(kind, data, 0, n))
-        return 0;
-    if ((first == '+' || (first >= '0' && first <= '9')) && toon_numberish(kind, data, 0, n))
-        return 0;
-    return 1;
+    return safe && toon_ends_safe(kind, data, n);
+}
+
+/* A Latin-1 str as a bare TOON cell in a Latin-1 writer, checked as it is
+ * copied (16 bytes at a time): 0 written, 1 it needs quotes (nothing
+ * written), -1 error.  The delimiter is below 128. */
+static int
+w_toon_latin1(Writer *w, PyObject *u, Py_UCS4 delimiter)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(u);
+    const Py_UCS1 *p = PyUnicode_1BYTE_DATA(u);
+    if (!toon_ends_safe(1, p, n))
+        return 1;
+    if ((!PyUnicode_IS_ASCII(u) && w_raise(w, 255) < 0) || w_reserve(w, n + 16) < 0)
+        return -1;
+    Py_UCS1 *dst = (Py_UCS1 *)w->data + w->len;
+    Py_ssize_t i = 0;
+#if defined(__SSE2__)
+    const __m128i delim = _mm_set1_epi8((char)delimiter);
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        _mm_storeu_si128((__m128i *)(dst + i), v); /* past the length: taken back if bad */
+        if (toon_bad16(v, delim))
+            return 1;
+    }
+#endif
+    for (; i < n; i++) {
+        if (is_toon_bad(p[i], delimiter))
+            return 1;
+        dst[i] = p[i];
+    }
+    w->len += n;
+    return 0;
 }
 
 /* eson._internal.wire.toon_quoting.quote of a str without surrogates. */
@@ -1776,6 +1823,13 @@ w_toon_cell(Writer *w, PyObject *v, int mask, Py_UCS4 delimiter)
     if (t == &PyUnicode_Type) {
         if (!(mask & V_STR))
             return 1;
+        if (PyUnicode_KIND(v) == 1 && w->kind == 1 && delimiter < 128 &&
+            PyUnicode_GET_LENGTH(v) > 0) {
+            int rc = w_toon_latin1(w, v, delimiter);
+            if (rc <= 0)
+                return rc;
+            return w_toon_quoted(w, v) < 0 ? -1 : 0; /* Latin-1: no surrogate */
+        }
         int surrogate;
         if (toon_is_safe(v, delimiter, &surrogate))
             return w_str(w, v) < 0 ? -1 : 0;
