@@ -78,7 +78,13 @@ class _ToonFront(api.Front):
         indent_size: int | None = None,
     ) -> ReadOptions:
         return read_options(
-            options, format="toon", strict=strict, mode=mode, indent_size=indent_size, loose="lax"
+            options,
+            format="toon",
+            strict=strict,
+            mode=mode,
+            partial=partial,
+            indent_size=indent_size,
+            loose="lax",
         )
 
     def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:

@@ -188,7 +188,12 @@ class Front:
     ) -> ReadOptions:
         """The call's one :class:`~eson.ReadOptions`, checked for this format."""
         return read_options(
-            options, format="eson", strict=strict, mode=mode, partial=partial
+            options,
+            format="eson",
+            strict=strict,
+            mode=mode,
+            partial=partial,
+            indent_size=indent_size,  # ESON refuses any but the default
         )
 
     def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
