@@ -50,7 +50,7 @@ class _ColumnarFront(api.Front):
 
     __slots__ = ()
 
-    name = "columnar"
+    # No reading options (the doors read with STRICT): only how it shows itself.
     shown = "columnar.Decoder"
 
     def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:

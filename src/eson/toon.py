@@ -48,7 +48,7 @@ from eson._internal.codecs.toon_typed import (
     writer_for,
 )
 from eson._internal.schema.compile import model_class_of
-from eson._internal.wire.options import Mode, ReadOptions, indent_size_of, read_options
+from eson._internal.wire.options import Mode, ReadOptions, indent_size_of
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text, text_of
 from eson._internal.wire.toon_writer import encode_value
@@ -67,25 +67,8 @@ class _ToonFront(api.Front):
     __slots__ = ()
 
     name = "toon"
+    loose = "lax"
     shown = "toon.Decoder"
-
-    def options(
-        self,
-        options: ReadOptions | None,
-        strict: bool | None,
-        mode: Mode | None,
-        partial: bool | None = None,
-        indent_size: int | None = None,
-    ) -> ReadOptions:
-        return read_options(
-            options,
-            format="toon",
-            strict=strict,
-            mode=mode,
-            partial=partial,
-            indent_size=indent_size,
-            loose="lax",
-        )
 
     def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
         return decode_text(text_of(text), strict=read.checks_counts, indent_size=read.indent_size)

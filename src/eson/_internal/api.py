@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeAlias, Union
 
 from eson._internal.wire.eson_line_reader import decode_document
 from eson._internal.wire.eson_writer import encode_document
@@ -173,8 +173,10 @@ class Front:
 
     __slots__ = ()
 
-    #: The name :func:`~eson._internal.wire.options.read_options` checks options against.
-    name: str = "eson"
+    #: The format :func:`~eson._internal.wire.options.read_options` checks options against.
+    name: ClassVar[Literal["eson", "toon"]] = "eson"
+    #: What ``strict=False`` means at this format's doors (TOON's: the spec's lax mode).
+    loose: ClassVar[Mode] = "lenient"
     #: How the format's ``Decoder`` shows itself: ``Decoder``, ``toon.Decoder``.
     shown: str = "Decoder"
 
@@ -189,11 +191,12 @@ class Front:
         """The call's one :class:`~eson.ReadOptions`, checked for this format."""
         return read_options(
             options,
-            format="eson",
+            format=self.name,
             strict=strict,
             mode=mode,
             partial=partial,
-            indent_size=indent_size,  # ESON refuses any but the default
+            indent_size=indent_size,  # refused by a format that has no use for it
+            loose=self.loose,
         )
 
     def plain(self, text: Data, read: ReadOptions, repairs: list[Repair] | None) -> Any:
