@@ -3118,6 +3118,235 @@ toon_row_start(const Line *ln, Py_ssize_t pos, Py_ssize_t end, Py_ssize_t length
  * Python reader decides) or whose first cell holds a ':' (a key, which ends
  * a table); numbered must be 0, and a row's line must end with a line feed.
  */
+/* What read_structs sets up once for the rows of a section: the class and
+ * where its slots are (or the keys of dict rows), each column's kind, and
+ * how a line is cut into cells.  The StreamRows core keeps one per open
+ * section. */
+typedef struct {
+    PyTypeObject *type;  /* borrowed: the caller keeps it alive */
+    PyObject *slots;     /* borrowed */
+    PyObject *keyed;     /* dict rows: a dict of the keys set to None, copied per row */
+    Column *columns;
+    Py_ssize_t width;    /* values a row has */
+    Py_ssize_t cells;    /* cells a line has (a dropped n column included) */
+    Py_ssize_t pad;      /* TOON: the rows' indentation; -1 for ESON */
+    Py_UCS4 separator;
+    int numbered;
+    int as_dict;
+    int toon;
+    int tracked_type;
+    Py_ssize_t offset[64];
+} RowPlan;
+
+static void
+row_plan_free(RowPlan *p)
+{
+    PyMem_Free(p->columns);
+    p->columns = NULL;
+    Py_CLEAR(p->keyed);
+}
+
+/* Set up p (see read_structs for the arguments); -1 with TypeError for
+ * arguments that break the contract (p is then freed). */
+static int
+row_plan_init(RowPlan *p, PyObject *cls, PyObject *slots, PyObject *kinds, int numbered,
+              PyObject *delim, Py_ssize_t pad)
+{
+    memset(p, 0, sizeof *p);
+    Py_ssize_t width = PyTuple_GET_SIZE(slots);
+    p->toon = pad >= 0;
+    if (width == 0 || width > 64 || PyTuple_GET_SIZE(kinds) != width || numbered < 0 ||
+        numbered > 2 || (delim != NULL && PyUnicode_GET_LENGTH(delim) != 1) ||
+        (p->toon && (delim == NULL || numbered))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "read_structs: 1 to 64 slots, one kind each"
+                        " (TOON: one delimiter, a pad, no n column)");
+        return -1;
+    }
+    p->type = (PyTypeObject *)cls;
+    p->slots = slots;
+    p->width = width;
+    p->cells = width + (numbered == 2);
+    p->pad = pad;
+    p->separator = delim == NULL ? '\t' : PyUnicode_READ_CHAR(delim, 0);
+    p->numbered = numbered;
+    p->tracked_type = PyType_IS_GC(p->type);
+    /* dict: each row a dict, slots its keys (exact str: no Python code runs
+     * to hash or compare them). */
+    p->as_dict = cls == (PyObject *)&PyDict_Type;
+    if (p->as_dict) {
+        p->keyed = PyDict_New();
+        if (p->keyed == NULL)
+            return -1;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *key = PyTuple_GET_ITEM(slots, j);
+            if (!PyUnicode_CheckExact(key)) {
+                PyErr_SetString(PyExc_TypeError, "read_structs: the keys of dict rows are str");
+                goto failed;
+            }
+            if (PyDict_SetItem(p->keyed, key, Py_None) < 0)
+                goto failed;
+        }
+    }
+    else if (slot_offsets(cls, slots, p->offset) < 0)
+        goto failed;
+    p->columns = PyMem_Malloc(sizeof(Column) * (size_t)width);
+    if (p->columns == NULL) {
+        PyErr_NoMemory();
+        goto failed;
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, j);
+        Column *col = &p->columns[j];
+        col->choices = NULL;
+        col->large = 0;
+        col->mask = 0;
+        if (PyDict_CheckExact(kind)) {
+            col->choices = kind;
+            col->large = load_choices(kind, &col->table);
+        }
+        else if (PyLong_CheckExact(kind)) {
+            long mask = PyLong_AsLong(kind);
+            if (mask == -1 && PyErr_Occurred())
+                goto failed;
+            col->mask = (int)(mask & (V_ALL | V_INT_AS_FLOAT));
+        }
+        else {
+            PyErr_SetString(PyExc_TypeError, "read_structs: a kind is an int or a dict");
+            goto failed;
+        }
+    }
+    return 0;
+failed:
+    row_plan_free(p);
+    return -1;
+}
+
+/* The row on the line [pos, end) of ln (length: the text's, for a TOON
+ * row's final line feed), its n cell checked to be number: 1 with the new
+ * row in *out, 0 when the line is not one the plan reads (nothing made),
+ * -1 with an exception (MemoryError). */
+static inline int
+row_plan_read(const RowPlan *p, const Line *ln, Py_ssize_t pos, Py_ssize_t end,
+              Py_ssize_t length, Py_ssize_t number, PyObject **out)
+{
+    PyObject *values[64];
+    Py_ssize_t got = 0; /* values[0..got) are read (new references) */
+    int containers = 0;
+    Py_ssize_t s = pos;
+    const Py_ssize_t cells = p->cells;
+    const Py_UCS4 separator = p->separator;
+    if (p->toon) {
+        if (!toon_row_start(ln, pos, end, length, p->pad, separator))
+            return 0;
+        s = pos + p->pad;
+    }
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        /* Cell c is [s, e): up to the next separator, the last up to the end. */
+        Py_ssize_t e;
+        if (ln->kind == 1 && separator < 256) {
+            const char *d = (const char *)ln->data;
+            const char *hit = memchr(d + s, (int)separator, (size_t)(end - s));
+            e = hit == NULL ? end : hit - d;
+        }
+        else {
+            e = s;
+            while (e < end && PyUnicode_READ(ln->kind, ln->data, e) != separator)
+                e++;
+        }
+        if ((e == end) != (c == cells - 1))
+            goto unhandled; /* too few or too many cells */
+        if (c == 0 && p->numbered && !is_row_number(ln, s, e, number))
+            goto unhandled;
+        if (c == 0 && p->numbered == 2) {
+            s = e + 1;
+            continue;
+        }
+        const Column *col = &p->columns[c - (p->numbered == 2)];
+        PyObject *v;
+        if (col->choices != NULL) {
+            v = col->large ? lookup_choice(col->choices, ln, s, e)
+                           : find_choice(&col->table, ln, s, e);
+            if (v == NULL)
+                goto unhandled;
+            Py_INCREF(v);
+        }
+        else {
+            int tag = 0, bare = 0;
+            if (p->toon) {
+                Py_ssize_t ts = s, te = e;
+                while (ts < te && PyUnicode_READ(ln->kind, ln->data, ts) == ' ')
+                    ts++;
+                while (te > ts && PyUnicode_READ(ln->kind, ln->data, te - 1) == ' ')
+                    te--;
+                v = read_toon_token(ln, ts, te, &tag);
+            }
+            else
+                v = read_cell(ln, s, e, &tag, &bare);
+            if (v == NULL) {
+                if (PyErr_Occurred())
+                    goto error;
+                goto unhandled;
+            }
+            if (tag == V_INT && (col->mask & V_INT_AS_FLOAT)) {
+                double d = PyLong_AsDouble(v);
+                Py_DECREF(v);
+                if (d == -1.0 && PyErr_Occurred())
+                    goto error;
+                v = PyFloat_FromDouble(d);
+                if (v == NULL)
+                    goto error;
+                tag = V_FLOAT;
+            }
+            if (!(tag & col->mask)) {
+                Py_DECREF(v); /* a value of ours: a str, int, float or constant */
+                goto unhandled;
+            }
+        }
+        values[got++] = v;
+        containers |= PyObject_IS_GC(v);
+        s = e + 1;
+    }
+    if (p->as_dict) {
+        /* A copy of the keys' dict is sized for them: no resize as the
+         * values go in (PyDict_New would grow past five keys). */
+        PyObject *row = PyDict_Copy(p->keyed);
+        int failed = row == NULL;
+        for (Py_ssize_t j = 0; j < p->width; j++) {
+            if (!failed && PyDict_SetItem(row, PyTuple_GET_ITEM(p->slots, j), values[j]) < 0)
+                failed = 1;
+            Py_DECREF(values[j]); /* the dict holds its own reference */
+        }
+        if (failed) {
+            Py_XDECREF(row);
+            return -1;
+        }
+        *out = row;
+        return 1;
+    }
+    /* The instance is made only once its values are all read, so no
+     * instance is ever seen (or finalized) half filled. */
+    PyObject *obj = p->type->tp_alloc(p->type, 0);
+    if (obj == NULL)
+        goto error;
+    for (Py_ssize_t j = 0; j < p->width; j++)
+        *(PyObject **)((char *)obj + p->offset[j]) = values[j];
+    /* Like msgspec, leave an instance of atomic values out of the cycle
+     * collector: it cannot be part of a cycle. */
+    if (p->tracked_type && !containers && PyObject_GC_IsTracked(obj))
+        PyObject_GC_UnTrack(obj);
+    *out = obj;
+    return 1;
+error:
+    for (Py_ssize_t k = 0; k < got; k++)
+        Py_DECREF(values[k]);
+    return -1;
+unhandled:
+    for (Py_ssize_t k = 0; k < got; k++)
+        Py_DECREF(values[k]);
+    return 0;
+}
+
 static PyObject *
 read_structs(PyObject *self, PyObject *args)
 {
@@ -3128,85 +3357,30 @@ read_structs(PyObject *self, PyObject *args)
                           &PyType_Type, &cls, &PyTuple_Type, &slots, &PyTuple_Type, &kinds,
                           &numbered, &PyUnicode_Type, &delim, &pad))
         return NULL;
-    Py_ssize_t width = PyTuple_GET_SIZE(slots);
-    const int toon = pad >= 0;
-    if (!PyUnicode_CheckExact(text) || !READY(text) || width == 0 || width > 64 ||
-        PyTuple_GET_SIZE(kinds) != width || numbered < 0 || numbered > 2 || count < 0 ||
-        (delim != NULL && PyUnicode_GET_LENGTH(delim) != 1) || (toon && (delim == NULL || numbered))) {
-        PyErr_SetString(PyExc_TypeError,
-                        "read_structs: an exact str, 1 to 64 slots, one kind each"
-                        " (TOON: one delimiter, a pad, no n column)");
+    if (!PyUnicode_CheckExact(text) || !READY(text) || count < 0) {
+        PyErr_SetString(PyExc_TypeError, "read_structs: an exact str and a count");
         return NULL;
     }
-    const Py_UCS4 separator = delim == NULL ? '\t' : PyUnicode_READ_CHAR(delim, 0);
-    Py_ssize_t offset[64];
-    /* cls dict: each row a dict, slots its keys (exact str: no Python code
-     * runs to hash or compare them). */
-    const int as_dict = cls == (PyObject *)&PyDict_Type;
-    if (as_dict) {
-        for (Py_ssize_t j = 0; j < width; j++) {
-            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(slots, j))) {
-                PyErr_SetString(PyExc_TypeError, "read_structs: the keys of dict rows are str");
-                return NULL;
-            }
-        }
-    }
-    else if (slot_offsets(cls, slots, offset) < 0)
+    RowPlan plan;
+    if (row_plan_init(&plan, cls, slots, kinds, numbered, delim, pad) < 0)
         return NULL;
     Py_ssize_t length = PyUnicode_GET_LENGTH(text);
-    if (start < 0 || start > length)
-        Py_RETURN_NONE;
     /* Every row takes at least one character (its text or its line feed). */
-    if (count > length - start)
+    if (start < 0 || start > length || count > length - start) {
+        row_plan_free(&plan);
         Py_RETURN_NONE;
-    Column *columns = PyMem_Malloc(sizeof(Column) * (size_t)width);
-    if (columns == NULL)
-        return PyErr_NoMemory();
-    for (Py_ssize_t j = 0; j < width; j++) {
-        PyObject *kind = PyTuple_GET_ITEM(kinds, j);
-        columns[j].choices = NULL;
-        columns[j].large = 0;
-        columns[j].mask = 0;
-        if (PyDict_CheckExact(kind)) {
-            columns[j].choices = kind;
-            columns[j].large = load_choices(kind, &columns[j].table);
-        }
-        else if (PyLong_CheckExact(kind)) {
-            long mask = PyLong_AsLong(kind);
-            if (mask == -1 && PyErr_Occurred()) {
-                PyMem_Free(columns);
-                return NULL;
-            }
-            columns[j].mask = (int)(mask & (V_ALL | V_INT_AS_FLOAT));
-        }
-        else {
-            PyMem_Free(columns);
-            PyErr_SetString(PyExc_TypeError, "read_structs: a kind is an int or a dict");
-            return NULL;
-        }
     }
     Line ln;
     ln.line = text;
     ln.kind = PyUnicode_KIND(text);
     ln.data = PyUnicode_DATA(text);
-    const Py_ssize_t cells = width + (numbered == 2);
-    PyTypeObject *type = (PyTypeObject *)cls;
-    int tracked_type = PyType_IS_GC(type);
-    Py_ssize_t pos = start, built = 0, got = 0;
-    PyObject *values[64];
-    PyObject *result = NULL, *keyed = NULL;
+    Py_ssize_t pos = start, built = 0;
+    PyObject *result = NULL;
+    /* No Python code runs from the first allocation on: the collector waits. */
     int collecting = PyGC_Disable();
     PyObject *out = PyList_New(count);
     if (out == NULL)
         goto done;
-    if (as_dict) {
-        keyed = PyDict_New();
-        if (keyed == NULL)
-            goto done;
-        for (Py_ssize_t j = 0; j < width; j++)
-            if (PyDict_SetItem(keyed, PyTuple_GET_ITEM(slots, j), Py_None) < 0)
-                goto done;
-    }
     for (; built < count; built++) {
         if (pos >= length)
             goto unhandled; /* fewer lines than rows (a text ending in a line
@@ -3214,142 +3388,36 @@ read_structs(PyObject *self, PyObject *args)
         /* The row's end: the next line feed, or the end of the text. */
         Py_ssize_t end;
         if (ln.kind == 1) {
-            const char *p = (const char *)ln.data;
-            const char *hit = memchr(p + pos, '\n', (size_t)(length - pos));
-            end = hit == NULL ? length : hit - p;
+            const char *d = (const char *)ln.data;
+            const char *hit = memchr(d + pos, '\n', (size_t)(length - pos));
+            end = hit == NULL ? length : hit - d;
         }
         else {
             end = pos;
             while (end < length && PyUnicode_READ(ln.kind, ln.data, end) != '\n')
                 end++;
         }
-        int containers = 0;
-        Py_ssize_t s = pos;
-        got = 0; /* values[0..got) are read (new references) */
-        if (toon && !toon_row_start(&ln, pos, end, length, pad, separator))
-            goto row_unhandled;
-        if (toon)
-            s = pos + pad;
-        for (Py_ssize_t c = 0; c < cells; c++) {
-            /* Cell c is [s, e): up to the next separator, the last up to the end. */
-            Py_ssize_t e;
-            if (ln.kind == 1 && separator < 256) {
-                const char *p = (const char *)ln.data;
-                const char *hit = memchr(p + s, (int)separator, (size_t)(end - s));
-                e = hit == NULL ? end : hit - p;
-            }
-            else {
-                e = s;
-                while (e < end && PyUnicode_READ(ln.kind, ln.data, e) != separator)
-                    e++;
-            }
-            if ((e == end) != (c == cells - 1))
-                goto row_unhandled; /* too few or too many cells */
-            if (c == 0 && numbered && !is_row_number(&ln, s, e, built + 1))
-                goto row_unhandled;
-            if (c == 0 && numbered == 2) {
-                s = e + 1;
-                continue;
-            }
-            Py_ssize_t j = c - (numbered == 2);
-            const Column *col = &columns[j];
-            PyObject *v;
-            if (col->choices != NULL) {
-                v = col->large ? lookup_choice(col->choices, &ln, s, e)
-                               : find_choice(&col->table, &ln, s, e);
-                if (v == NULL)
-                    goto row_unhandled;
-                Py_INCREF(v);
-            }
-            else {
-                int tag = 0, bare = 0;
-                if (toon) {
-                    Py_ssize_t ts = s, te = e;
-                    while (ts < te && PyUnicode_READ(ln.kind, ln.data, ts) == ' ')
-                        ts++;
-                    while (te > ts && PyUnicode_READ(ln.kind, ln.data, te - 1) == ' ')
-                        te--;
-                    v = read_toon_token(&ln, ts, te, &tag);
-                }
-                else
-                    v = read_cell(&ln, s, e, &tag, &bare);
-                if (v == NULL) {
-                    if (PyErr_Occurred())
-                        goto row_error;
-                    goto row_unhandled;
-                }
-                if (tag == V_INT && (col->mask & V_INT_AS_FLOAT)) {
-                    double d = PyLong_AsDouble(v);
-                    Py_DECREF(v);
-                    if (d == -1.0 && PyErr_Occurred())
-                        goto row_error;
-                    v = PyFloat_FromDouble(d);
-                    if (v == NULL)
-                        goto row_error;
-                    tag = V_FLOAT;
-                }
-                if (!(tag & col->mask)) {
-                    Py_DECREF(v); /* a value of ours: a str, int, float or constant */
-                    goto row_unhandled;
-                }
-            }
-            values[got++] = v;
-            containers |= PyObject_IS_GC(v);
-            s = e + 1;
-        }
-        if (as_dict) {
-            /* A copy of the keys' dict is sized for them: no resize as the
-             * values go in (PyDict_New would grow past five keys). */
-            PyObject *row = PyDict_Copy(keyed);
-            int failed = row == NULL;
-            for (Py_ssize_t j = 0; j < width; j++) {
-                if (!failed && PyDict_SetItem(row, PyTuple_GET_ITEM(slots, j), values[j]) < 0)
-                    failed = 1;
-                Py_DECREF(values[j]); /* the dict holds its own reference */
-            }
-            got = 0;
-            if (failed) {
-                Py_XDECREF(row);
-                goto row_error;
-            }
-            PyList_SET_ITEM(out, built, row);
-            pos = end + 1;
-            continue;
-        }
-        /* The instance is made only once its values are all read, so no
-         * instance is ever seen (or finalized) half filled. */
-        PyObject *obj = type->tp_alloc(type, 0);
-        if (obj == NULL)
-            goto row_error;
-        for (Py_ssize_t j = 0; j < width; j++)
-            *(PyObject **)((char *)obj + offset[j]) = values[j];
-        PyList_SET_ITEM(out, built, obj);
-        /* Like msgspec, leave an instance of atomic values out of the cycle
-         * collector: it cannot be part of a cycle. */
-        if (tracked_type && !containers && PyObject_GC_IsTracked(obj))
-            PyObject_GC_UnTrack(obj);
+        PyObject *row;
+        int done = row_plan_read(&plan, &ln, pos, end, length, built + 1, &row);
+        if (done < 0)
+            goto done;
+        if (done == 0)
+            goto unhandled;
+        PyList_SET_ITEM(out, built, row);
         pos = end + 1;
     }
     if (pos > length)
         pos = length;
     result = Py_BuildValue("(On)", out, pos);
     goto done;
-row_error:
-    for (Py_ssize_t k = 0; k < got; k++)
-        Py_DECREF(values[k]);
-    goto done;
-row_unhandled:
-    for (Py_ssize_t k = 0; k < got; k++)
-        Py_DECREF(values[k]);
 unhandled:
     result = Py_NewRef(Py_None);
 done:
     /* The rows not built yet are NULL items, which a list's dealloc skips. */
     Py_XDECREF(out);
-    Py_XDECREF(keyed);
     if (collecting)
         PyGC_Enable();
-    PyMem_Free(columns);
+    row_plan_free(&plan);
     return result;
 }
 
