@@ -3421,6 +3421,491 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------- StreamRows */
+
+/*
+ * StreamRows(slow) -- the accelerated front of eson.StreamDecoder.feed.
+ *
+ * While a record array's rows arrive, feed(chunk) reads every complete line
+ * of a str chunk as read_structs reads a row (the same RowPlan), and for
+ * each row appends an event (section, row, value) to the decoder's event
+ * list, the value to the section's rows and the line's number to its line
+ * list -- what the Python row function does.  It returns the events as the
+ * Python feed returns them (the list drained).
+ *
+ * Whatever else arrives goes to slow, the Python feed (the reference), with
+ * the text the core has not read: a line the plan declines (and every line
+ * after it), the section's last row (the Python reader ends the section),
+ * a chunk that is not an exact str, a call with keywords.  The core is then
+ * disarmed; the Python side calls take() for the rows read meanwhile and
+ * the unfinished line held, and arm() again when the next rows may come.
+ *
+ * A line is declined, besides what read_structs declines, when it is empty,
+ * holds a CR (the Python splitter drops the CR of a CRLF), holds a '`' or
+ * '~' inside a fenced reply (it may close the fence), or, read leniently,
+ * when a lenient repair may apply: a non-ASCII character, a VT or FF, a
+ * space or TAB at either end, or a space beside a TAB.
+ */
+/* Bits of StreamRows.refused: the character declines the line (REFUSE),
+ * or does when a space stands beside it (TAB, read leniently). */
+#define REFUSE 1
+#define REFUSE_BESIDE_SPACE 2
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow;    /* the Python feed */
+    PyObject *pending; /* the unfinished line (str, no line feed), or NULL */
+    PyObject *name;    /* the section's name */
+    PyObject *event_type;
+    PyObject *rows;    /* the section's values, or NULL (keep=False) */
+    PyObject *lines;   /* the rows' line numbers, or NULL */
+    PyObject *cls, *slots, *kinds; /* what the plan reads (kinds: private copies) */
+    RowPlan plan;
+    int armed;
+    int busy;          /* inside feed: no re-entry */
+    int lenient;
+    unsigned char refused[256]; /* REFUSE and REFUSE_BESIDE_SPACE bits by character */
+    Py_ssize_t row;    /* rows of the section read (the last row's number) */
+    Py_ssize_t line;   /* lines of the document read */
+    Py_ssize_t left;   /* rows the section still expects */
+    Py_ssize_t taken;  /* rows read since take() */
+} StreamRows;
+
+static void
+stream_rows_disarm(StreamRows *self)
+{
+    if (self->armed) {
+        row_plan_free(&self->plan);
+        self->armed = 0;
+    }
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->event_type);
+    Py_CLEAR(self->rows);
+    Py_CLEAR(self->lines);
+    Py_CLEAR(self->cls);
+    Py_CLEAR(self->slots);
+    Py_CLEAR(self->kinds);
+}
+
+static int
+stream_rows_traverse(StreamRows *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->pending);
+    Py_VISIT(self->name);
+    Py_VISIT(self->event_type);
+    Py_VISIT(self->rows);
+    Py_VISIT(self->lines);
+    Py_VISIT(self->cls);
+    Py_VISIT(self->slots);
+    Py_VISIT(self->kinds);
+    return 0;
+}
+
+static int
+stream_rows_clear(StreamRows *self)
+{
+    stream_rows_disarm(self);
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->pending);
+    return 0;
+}
+
+static void
+stream_rows_dealloc(StreamRows *self)
+{
+    PyObject_GC_UnTrack(self);
+    stream_rows_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+stream_rows_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "StreamRows(slow) takes no keywords");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O:StreamRows", &slow))
+        return NULL;
+    if (!PyCallable_Check(slow)) {
+        PyErr_SetString(PyExc_TypeError, "StreamRows: slow must be callable");
+        return NULL;
+    }
+    StreamRows *self = (StreamRows *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->slow = Py_NewRef(slow);
+    return (PyObject *)self;
+}
+
+/* arm(name, event_type, rows, lines, row, line, left, reading,
+ *     lenient, fenced, pending) -> None
+ *
+ * Read the rows of the open section from the next line on: reading is
+ * read_structs' (cls, slots, kinds, numbered) for its rows, row and line
+ * the numbers of the last row and line read, left (at least 2) the rows it
+ * still expects, pending the unfinished line the splitter held. */
+static PyObject *
+stream_rows_arm(StreamRows *self, PyObject *args)
+{
+    PyObject *name, *event_type, *rows, *lines, *reading, *pending;
+    Py_ssize_t row, line, left;
+    int lenient, fenced;
+    if (!PyArg_ParseTuple(args, "UO!OOnnnO!ppU:arm", &name, &PyType_Type, &event_type,
+                          &rows, &lines, &row, &line, &left,
+                          &PyTuple_Type, &reading, &lenient, &fenced, &pending))
+        return NULL;
+    PyTypeObject *et = (PyTypeObject *)event_type;
+    if (self->busy || self->armed || self->taken || self->pending != NULL) {
+        PyErr_SetString(PyExc_TypeError, "StreamRows.arm: take() first");
+        return NULL;
+    }
+    if (!PyType_IsSubtype(et, &PyTuple_Type) || et->tp_basicsize != PyTuple_Type.tp_basicsize ||
+        et->tp_itemsize != PyTuple_Type.tp_itemsize ||
+        (rows != Py_None && !PyList_CheckExact(rows)) ||
+        (lines != Py_None && !PyList_CheckExact(lines)) || row < 0 || line < 0 || left < 2 ||
+        !PyUnicode_CheckExact(name) || !PyUnicode_CheckExact(pending) ||
+        PyTuple_GET_SIZE(reading) != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "StreamRows.arm: a tuple type of no more fields, lists, counts,"
+                        " at least 2 rows left, a (cls, slots, kinds, numbered) reading");
+        return NULL;
+    }
+    PyObject *cls = PyTuple_GET_ITEM(reading, 0), *slots = PyTuple_GET_ITEM(reading, 1);
+    PyObject *kinds = PyTuple_GET_ITEM(reading, 2);
+    int numbered = PyLong_Check(PyTuple_GET_ITEM(reading, 3))
+                       ? (int)PyLong_AsLong(PyTuple_GET_ITEM(reading, 3))
+                       : -1;
+    if (numbered == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyType_Check(cls) || !PyTuple_Check(slots) || !PyTuple_Check(kinds) ||
+        PyUnicode_FindChar(pending, '\n', 0, PyUnicode_GET_LENGTH(pending), 1) != -1) {
+        PyErr_SetString(PyExc_TypeError, "StreamRows.arm: a class, slots, kinds; one line pending");
+        return NULL;
+    }
+    /* The choices dicts are copied: the core reads them across calls, and
+     * no one else holds the copies. */
+    Py_ssize_t width = PyTuple_GET_SIZE(kinds);
+    PyObject *own = PyTuple_New(width);
+    if (own == NULL)
+        return NULL;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        PyObject *kind = PyTuple_GET_ITEM(kinds, j);
+        PyObject *copy = PyDict_CheckExact(kind) ? PyDict_Copy(kind) : Py_NewRef(kind);
+        if (copy == NULL) {
+            Py_DECREF(own);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(own, j, copy);
+    }
+    if (row_plan_init(&self->plan, cls, slots, own, numbered, NULL, -1) < 0) {
+        Py_DECREF(own);
+        return NULL;
+    }
+    self->armed = 1;
+    self->kinds = own;
+    self->cls = Py_NewRef(cls);
+    self->slots = Py_NewRef(slots);
+    self->name = Py_NewRef(name);
+    self->event_type = Py_NewRef(event_type);
+    self->rows = rows == Py_None ? NULL : Py_NewRef(rows);
+    self->lines = lines == Py_None ? NULL : Py_NewRef(lines);
+    self->row = row;
+    self->line = line;
+    self->left = left;
+    self->lenient = lenient;
+    memset(self->refused, 0, sizeof self->refused);
+    self->refused['\r'] = REFUSE;
+    if (fenced)
+        self->refused['`'] = self->refused['~'] = REFUSE;
+    if (lenient) {
+        self->refused['\v'] = self->refused['\f'] = REFUSE;
+        self->refused['\t'] = REFUSE_BESIDE_SPACE;
+        memset(self->refused + 0x80, REFUSE, 0x80);
+    }
+    self->pending = PyUnicode_GET_LENGTH(pending) ? Py_NewRef(pending) : NULL;
+    Py_RETURN_NONE;
+}
+
+/* take() -> (rows, pending) | None: the rows read since the last take and
+ * the unfinished line held (""); the core is disarmed.  None when it holds
+ * nothing and is not armed. */
+static PyObject *
+stream_rows_take(StreamRows *self, PyObject *unused)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_TypeError, "StreamRows.take: inside feed");
+        return NULL;
+    }
+    if (!self->armed && !self->taken && self->pending == NULL)
+        Py_RETURN_NONE;
+    stream_rows_disarm(self);
+    PyObject *pending = self->pending != NULL ? self->pending : PyUnicode_New(0, 0);
+    self->pending = NULL;
+    if (pending == NULL)
+        return NULL;
+    PyObject *out = Py_BuildValue("(nN)", self->taken, pending);
+    self->taken = 0;
+    return out;
+}
+
+static PyObject *
+stream_rows_armed(StreamRows *self, void *closure)
+{
+    return PyBool_FromLong(self->armed);
+}
+
+/* Whether the line [s, e) of ln must go to the Python reader (see above). */
+static int
+stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ssize_t e)
+{
+    if (e <= s)
+        return 1;
+    const unsigned char *refused = self->refused;
+    if (self->lenient) {
+        Py_UCS4 first = PyUnicode_READ(ln->kind, ln->data, s);
+        Py_UCS4 last = PyUnicode_READ(ln->kind, ln->data, e - 1);
+        if (first == ' ' || first == '\t' || last == ' ' || last == '\t')
+            return 1;
+    }
+    if (ln->kind == 1) {
+        const Py_UCS1 *p = (const Py_UCS1 *)ln->data;
+        for (Py_ssize_t i = s; i < e; i++) {
+            unsigned char bits = refused[p[i]];
+            if (bits) {
+                /* a TAB's neighbours are inside the line: its ends are not TABs */
+                if ((bits & REFUSE) || p[i - 1] == ' ' || p[i + 1] == ' ')
+                    return 1;
+            }
+        }
+        return 0;
+    }
+    for (Py_ssize_t i = s; i < e; i++) {
+        Py_UCS4 c = PyUnicode_READ(ln->kind, ln->data, i);
+        unsigned char bits = c < 256 ? refused[c] : (self->lenient ? REFUSE : 0);
+        if (bits && ((bits & REFUSE) || PyUnicode_READ(ln->kind, ln->data, i - 1) == ' ' ||
+                     PyUnicode_READ(ln->kind, ln->data, i + 1) == ' '))
+            return 1;
+    }
+    return 0;
+}
+
+/* Read the line [s, e) of text as the next row: 1 read (its event appended
+ * to events, its value and line to the section's lists; the core disarmed
+ * when one row is left), 0 declined, -1 error. */
+static int
+stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t s, Py_ssize_t e)
+{
+    Line ln;
+    ln.line = text;
+    ln.kind = PyUnicode_KIND(text);
+    ln.data = PyUnicode_DATA(text);
+    if (stream_line_declined(self, &ln, s, e))
+        return 0;
+    PyObject *value;
+    int done = row_plan_read(&self->plan, &ln, s, e, e, self->row + 1, &value);
+    if (done <= 0)
+        return done;
+    PyTypeObject *et = (PyTypeObject *)self->event_type;
+    PyObject *event = et->tp_alloc(et, 3);
+    PyObject *number = PyLong_FromSsize_t(self->row + 1);
+    if (event == NULL || number == NULL) {
+        Py_XDECREF(event);
+        Py_XDECREF(number);
+        Py_DECREF(value);
+        return -1;
+    }
+    PyTuple_SET_ITEM(event, 0, Py_NewRef(self->name));
+    PyTuple_SET_ITEM(event, 1, number);
+    PyTuple_SET_ITEM(event, 2, value); /* the event holds the new reference */
+    int failed = PyList_Append(events, event) < 0;
+    Py_DECREF(event);
+    if (!failed && self->rows != NULL)
+        failed = PyList_Append(self->rows, value) < 0;
+    if (!failed && self->lines != NULL) {
+        PyObject *at = PyLong_FromSsize_t(self->line + 1);
+        failed = at == NULL || PyList_Append(self->lines, at) < 0;
+        Py_XDECREF(at);
+    }
+    if (failed)
+        return -1;
+    self->row++;
+    self->line++;
+    self->taken++;
+    if (--self->left < 2)
+        stream_rows_disarm(self); /* the last row ends the section: Python's */
+    return 1;
+}
+
+/* The rest of the stream (rest, a new reference) goes to slow; its events
+ * follow those in events (a new reference, returned). */
+static PyObject *
+stream_rows_hand_over(StreamRows *self, PyObject *events, PyObject *rest)
+{
+    stream_rows_disarm(self);
+    PyObject *more = rest == NULL ? NULL : PyObject_CallOneArg(self->slow, rest);
+    Py_XDECREF(rest);
+    if (more == NULL || !PyList_CheckExact(more)) {
+        if (more != NULL)
+            PyErr_SetString(PyExc_TypeError, "StreamRows: slow returns a list");
+        Py_XDECREF(more);
+        Py_DECREF(events);
+        return NULL;
+    }
+    if (PyList_GET_SIZE(events) == 0) {
+        Py_DECREF(events);
+        return more;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(events);
+    int failed = PyList_SetSlice(events, count, count, more) < 0;
+    Py_DECREF(more);
+    if (failed)
+        Py_CLEAR(events);
+    return events;
+}
+
+/* A str holding a + b[0:end) (both exact str). */
+static PyObject *
+join_line(PyObject *a, PyObject *b, Py_ssize_t end)
+{
+    Py_UCS4 top = PyUnicode_MAX_CHAR_VALUE(a);
+    if (!PyUnicode_IS_ASCII(b)) {
+        /* b's largest character before end (its kind's maximum may be larger) */
+        int kind = PyUnicode_KIND(b);
+        const void *data = PyUnicode_DATA(b);
+        Py_UCS4 most = 0;
+        for (Py_ssize_t i = 0; i < end; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c > most)
+                most = c;
+        }
+        if (most > top)
+            top = most;
+    }
+    Py_ssize_t size = PyUnicode_GET_LENGTH(a);
+    PyObject *out = PyUnicode_New(size + end, top);
+    if (out == NULL)
+        return NULL;
+    if (PyUnicode_CopyCharacters(out, 0, a, 0, size) < 0 ||
+        PyUnicode_CopyCharacters(out, size, b, 0, end) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static PyObject *
+stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (!self->armed || self->busy || nargs != 1 || kwnames != NULL ||
+        !PyUnicode_CheckExact(args[0]) || !READY(args[0])) {
+        /* busy: a finalizer feeding the same stream mid-read; Python says no */
+        if (!self->busy)
+            stream_rows_disarm(self);
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    PyObject *chunk = args[0];
+    Py_ssize_t length = PyUnicode_GET_LENGTH(chunk);
+    Py_ssize_t nl = PyUnicode_FindChar(chunk, '\n', 0, length, 1);
+    if (nl < -1)
+        return NULL;
+    if (nl == -1) {
+        if (length) {
+            PyObject *held = self->pending == NULL ? Py_NewRef(chunk)
+                                                   : PyUnicode_Concat(self->pending, chunk);
+            if (held == NULL)
+                return NULL;
+            Py_XSETREF(self->pending, held);
+        }
+        return PyList_New(0);
+    }
+    PyObject *events = PyList_New(0);
+    if (events == NULL)
+        return NULL;
+    Py_ssize_t pos = 0;
+    int declined = 0;
+    self->busy = 1;
+    if (self->pending != NULL) {
+        /* The first line began in an earlier chunk. */
+        PyObject *first = join_line(self->pending, chunk, nl);
+        if (first == NULL)
+            goto failed;
+        int got = stream_rows_line(self, events, first, 0, PyUnicode_GET_LENGTH(first));
+        Py_DECREF(first);
+        if (got < 0)
+            goto failed;
+        if (got == 0) {
+            PyObject *rest = PyUnicode_Concat(self->pending, chunk);
+            Py_CLEAR(self->pending);
+            self->busy = 0;
+            return stream_rows_hand_over(self, events, rest);
+        }
+        Py_CLEAR(self->pending);
+        pos = nl + 1;
+    }
+    while (self->armed) {
+        nl = PyUnicode_FindChar(chunk, '\n', pos, length, 1);
+        if (nl < -1)
+            goto failed;
+        if (nl == -1)
+            break;
+        int got = stream_rows_line(self, events, chunk, pos, nl);
+        if (got < 0)
+            goto failed;
+        if (got == 0) {
+            declined = 1;
+            break;
+        }
+        pos = nl + 1;
+    }
+    self->busy = 0;
+    if (declined || !self->armed) /* a declined line, or the section's last row */
+        return stream_rows_hand_over(self, events, PyUnicode_Substring(chunk, pos, length));
+    if (pos < length) {
+        self->pending = PyUnicode_Substring(chunk, pos, length);
+        if (self->pending == NULL)
+            goto failed;
+    }
+    return events;
+failed:
+    self->busy = 0;
+    Py_DECREF(events);
+    return NULL;
+}
+
+static PyMethodDef stream_rows_methods[] = {
+    {"feed", (PyCFunction)(void (*)(void))stream_rows_feed, METH_FASTCALL | METH_KEYWORDS,
+     "feed(chunk, *, final=False, stop_reason=None) -> list"},
+    {"arm", (PyCFunction)stream_rows_arm, METH_VARARGS,
+     "arm(name, event_type, rows, lines, row, line, left, reading, lenient, fenced,"
+     " pending) -> None"},
+    {"take", (PyCFunction)stream_rows_take, METH_NOARGS, "take() -> (rows, pending) | None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef stream_rows_getset[] = {
+    {"armed", (getter)stream_rows_armed, NULL, "Whether the core reads the rows that arrive.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject StreamRowsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "eson._speedups.StreamRows",
+    .tp_basicsize = sizeof(StreamRows),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "StreamRows(slow): the accelerated front of StreamDecoder.feed.",
+    .tp_new = stream_rows_new,
+    .tp_dealloc = (destructor)stream_rows_dealloc,
+    .tp_traverse = (traverseproc)stream_rows_traverse,
+    .tp_clear = (inquiry)stream_rows_clear,
+    .tp_methods = stream_rows_methods,
+    .tp_getset = stream_rows_getset,
+};
+
 /*
  * skip_lines(text, start, count, pad=-1) -> int
  *
@@ -3956,6 +4441,11 @@ PyInit__speedups(void)
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
+    if (PyType_Ready(&StreamRowsType) < 0 ||
+        PyModule_AddObjectRef(m, "StreamRows", (PyObject *)&StreamRowsType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     for (size_t i = 0; i < sizeof CONSTANTS / sizeof CONSTANTS[0]; i++) {
         if (PyModule_AddIntConstant(m, CONSTANTS[i].name, CONSTANTS[i].value) < 0) {
             Py_DECREF(m);

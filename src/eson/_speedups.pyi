@@ -2,7 +2,7 @@
 # Every function returns None for input it does not handle; the pure-Python
 # code then runs (see eson._internal.accelerator).
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, final
 
 def encode_rows(
     records: list[Any],
@@ -76,3 +76,28 @@ CLASS_LINE_BREAK: int
 CLASS_UNSAFE: int
 CLASS_JSON_START: int
 CLASS_NUMBER_START: int
+
+@final
+class StreamRows:
+    """The accelerated front of ``StreamDecoder.feed`` (see ``_speedups.c``)."""
+
+    def __new__(cls, slow: Any, /) -> StreamRows: ...
+    @property
+    def armed(self) -> bool: ...
+    def feed(self, chunk: Any, *, final: bool = ..., stop_reason: object = ...) -> list[Any]: ...
+    def arm(
+        self,
+        name: str,
+        event_type: type,
+        rows: list[Any] | None,
+        lines: list[int] | None,
+        row: int,
+        line: int,
+        left: int,
+        reading: tuple[type, tuple[object, ...], tuple[Any, ...], int],
+        lenient: bool,
+        fenced: bool,
+        pending: str,
+        /,
+    ) -> None: ...
+    def take(self) -> tuple[int, str] | None: ...

@@ -22,8 +22,10 @@ from __future__ import annotations
 import builtins
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from types import MethodType
 from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
+from eson._internal.accelerator import native
 from eson._internal.codecs.eson_stream import ESONBuilder
 from eson._internal.codecs.feedback import attach_expected
 from eson._internal.codecs.stream import Event
@@ -357,6 +359,18 @@ class StreamDecoder(Generic[T]):
         #: (ESON reply) Lines read of a document begun, with no header, by a
         #: declared entry; ``None`` once a header began it.  See _restart_at_header.
         self._headerless_read: int | None = None
+        # The accelerator's stream core (ESON): it reads the plain rows of a
+        # record array itself, and hands everything else to this class's
+        # feed (see _arm; _speedups.c, StreamRows).  Its feed is this
+        # instance's, unless a subclass has its own.
+        self._core: Any = None
+        if (
+            native is not None
+            and format == "eson"
+            and builtins.type(self).feed is StreamDecoder.feed
+        ):
+            self._core = native.StreamRows(MethodType(StreamDecoder.feed, self))
+            self.feed = self._core.feed  # type: ignore[method-assign]
 
     @property
     def strict(self) -> bool:
@@ -397,6 +411,8 @@ class StreamDecoder(Generic[T]):
                 decoder is then spent: every later call raises it again).
             TypeError: for a chunk that is neither ``str`` nor bytes.
         """
+        if self._core is not None:
+            self._sync()
         if self._spent:
             if self._error is not None:
                 raise self._error
@@ -426,6 +442,8 @@ class StreamDecoder(Generic[T]):
             taken.extend(self._final_events)
         elif stop_reason is not None:
             raise TypeError("stop_reason= is known when the stream ends: pass final=True too")
+        elif self._core is not None:
+            self._arm()
         return taken
 
     def close(self, *, stop_reason: object = None) -> T:
@@ -450,6 +468,8 @@ class StreamDecoder(Generic[T]):
                 ``partial``), an empty one, or a message that fails validation.
             eson.TruncatedError: for a stream cut off (see above).
         """
+        if self._core is not None:
+            self._sync()
         if self._error is not None:
             raise self._error
         if self._done:
@@ -511,6 +531,63 @@ class StreamDecoder(Generic[T]):
         )
         self._events = builder.events
         self._read = reader.lines
+
+    def _arm(self) -> None:
+        """Let the stream core read the open record array's next rows, when it may.
+
+        When the next lines can only be plain rows of an open record array
+        (:meth:`~eson._internal.wire.eson_line_reader.LineReader.plain_rows_left`)
+        whose rows ``native.read_structs`` builds as the builder's row
+        function does (:meth:`~eson._internal.codecs.eson_stream.ESONBuilder.plain_rows`),
+        in an unfenced document or inside its fence.  The core reads every
+        such row but the section's last, and hands any other line to
+        :meth:`feed` with all that follows it.
+        """
+        builder = self._builder
+        assert isinstance(builder, ESONBuilder)  # the core reads ESON
+        plain = builder.plain_rows()  # worked out once a section
+        if plain is None:
+            return
+        reader = self._reader
+        found = self._filter
+        if (
+            self._headerless_read is not None
+            or (found is not None and found.state != "fenced")
+            or not isinstance(reader, eson_line_reader.LineReader)
+        ):
+            return
+        left = reader.plain_rows_left()
+        if left < 2:
+            return
+        unfinished = self._splitter.take_unfinished()
+        if unfinished is None:
+            return
+        name, reading, rows, lines = plain
+        self._core.arm(
+            name,
+            Event,
+            rows,
+            lines,
+            reader.progress()[1] or 0,
+            reader.line_no,
+            left,
+            reading,
+            not self.options.strict,
+            found is not None,
+            unfinished,
+        )
+
+    def _sync(self) -> None:
+        """Take back from the stream core the rows it read and the line it holds."""
+        found = self._core.take()
+        if found is None:
+            return
+        rows, unfinished = found
+        if rows:
+            reader = self._reader
+            assert isinstance(reader, eson_line_reader.LineReader)
+            reader.rows_read(rows)
+        self._splitter.give_back(rows, unfinished)
 
     def _restart_at_header(self, lines: list[str]) -> list[str]:
         """(ESON reply) Begin the document again at an ``!eson/`` header line, if one comes.

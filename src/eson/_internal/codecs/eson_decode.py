@@ -480,7 +480,7 @@ class DocumentReader:
         when that path declines, or when a one-column array may have taken
         in an entry of the schema the document lacks (:meth:`plain` judges).
         """
-        done = read_fast(data, self._reading, self._decode_section, self._heads)
+        done = read_fast(data, self.reading_of, self._decode_section, self._heads)
         if done is None:
             return None
         document, sections, _ = done
@@ -491,7 +491,13 @@ class DocumentReader:
             return None
         return done
 
-    def _reading(self, head: Head) -> Reading | None:
+    def reading_of(self, head: Head) -> Reading | None:
+        """How ``native.read_structs`` may build the rows of this section, or ``None``.
+
+        Its arguments after the text, start and count, for a record entry of
+        the schema whose rows the accelerator may build straight from the
+        text (see :meth:`_RecordsDecoder.reading`).
+        """
         records = self.struct_entries.get(head.name)
         if records is None or head.kind != self.entries[head.name].wanted:  # type: ignore[attr-defined]
             return None

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eson._internal.codecs.eson_decode import known_cells
+from eson._internal.codecs.eson_typed import reader_for
 from eson._internal.codecs.generated import compile_function
 from eson._internal.codecs.lenient import takes_only_text, text_detail, text_repair
 from eson._internal.codecs.stream import Event, Lines, RecordCheck, validate_document
@@ -49,7 +50,7 @@ from eson._internal.wire.eson_lexicon import (
     SHORT_INT_DIGITS,
     SHORT_INT_SOURCE,
 )
-from eson._internal.wire.eson_line_reader import LineHandler
+from eson._internal.wire.eson_line_reader import LineHandler, Reading, dict_reading
 from eson._internal.wire.eson_reader import Head, number_text
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson.errors import DecodeError
@@ -101,6 +102,9 @@ class _Section:
         plan: _RecordPlan | None,
     ) -> None:
         self.builder = builder
+        self.head = head
+        #: What ESONBuilder.plain_rows gives for this section (_MISSING: not worked out yet).
+        self.plain: Any = _MISSING
         self.name = head.name
         self.single = head.kind == "record"
         self.rows: list[Any] = []
@@ -491,6 +495,7 @@ class ESONBuilder:
         validation_strict: bool | None = None,
         context: Any = None,
     ) -> None:
+        self.cls = cls
         self.schema: DocumentSchema | None = document_schema(cls) if cls is not None else None
         self.validation_strict = validation_strict
         self.context = context
@@ -545,6 +550,35 @@ class ESONBuilder:
                 )
         self._open = _Section(self, head, item, plan)
         return self._open.row, self._open.line
+
+    def plain_rows(self) -> tuple[str, Reading, list[Any] | None, list[int] | None] | None:
+        """How the accelerator's stream core may read the open section's rows, or ``None``.
+
+        For an open record array whose rows ``native.read_structs`` can
+        build as this builder's row function builds them (the typed
+        reader's :meth:`~eson._internal.codecs.eson_decode.DocumentReader.reading`,
+        or dicts untyped): its name, that reading, and the lists the row
+        function appends each row's value and line number to (``None``
+        with ``keep=False``).
+        """
+        section = self._open
+        if section is None:
+            return None
+        if section.plain is _MISSING:
+            section.plain = None
+            head = section.head
+            if head.kind == "records":
+                if self.cls is None:
+                    reading = dict_reading(head)
+                else:
+                    reading = reader_for(self.cls).reading_of(head)
+                if reading is not None:
+                    section.plain = (
+                        (section.name, reading, section.rows, self.lines.rows[section.name])
+                        if self.keep
+                        else (section.name, reading, None, None)
+                    )
+        return section.plain  # type: ignore[no-any-return]
 
     def _scalar(self, cell: str, item: FieldSchema | None, name: str, line: int) -> Any:
         try:

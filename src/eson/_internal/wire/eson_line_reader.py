@@ -408,6 +408,31 @@ class LineReader:
         """
         return self._bad
 
+    def plain_rows_left(self) -> int:
+        """The rows the open section still expects, when the next lines may be taken as plain rows.
+
+        0 unless a record array with two or more fields is open, no bad row
+        has been read and the document goes on: then the next lines are
+        rows that the inlined path of :meth:`lines` reads, and a reader in
+        front of this one (the accelerator's stream core) may read them
+        instead and report them with :meth:`rows_read`.
+        """
+        if not self._fast or self._bad is not None or self._pending is not None or self.ended:
+            return 0
+        return self._left
+
+    def rows_read(self, rows: int) -> None:
+        """Count ``rows`` rows of the open section read elsewhere, as :meth:`lines` would.
+
+        For the reader in front of this one (see :meth:`plain_rows_left`),
+        which reads fewer rows than the section has left: the last row, which
+        ends the section, is always read here.
+        """
+        assert 0 < rows < self._left
+        self._row += rows
+        self._left -= rows
+        self.line_no += rows
+
     def progress(self) -> tuple[str | None, int | None, int | None, int]:
         """Where reading stands: the section, its rows read, its declared rows, the line.
 
@@ -931,7 +956,7 @@ def decode_document(
         TypeError: for input that is neither text nor bytes.
     """
     if strict and not partial and native is not None:
-        done = read_fast(data, _dict_reading, _untyped, _UNTYPED_HEADS)
+        done = read_fast(data, dict_reading, _untyped, _UNTYPED_HEADS)
         if done is not None:
             return done[0]
     return read_text(data, _untyped, strict=strict, repairs=repairs, partial=partial).document
@@ -962,7 +987,7 @@ _UNTYPED_HEADS: dict[str, Head] = {}
 _DICT_READINGS: dict[tuple[str, tuple[str, ...]], Reading | None] = {}
 
 
-def _dict_reading(head: Head) -> Reading | None:
+def dict_reading(head: Head) -> Reading | None:
     """``native.read_structs``'s arguments that read a record section's rows as dicts."""
     fields = head.fields
     if not fields or head.kind == "array":

@@ -89,6 +89,25 @@ class LineSplitter:
         self.lines_done += len(lines)
         return lines
 
+    def take_unfinished(self) -> str | None:
+        """The unfinished line held (``""`` for none), handed to a reader in front of this one.
+
+        ``None`` (and nothing taken) before the first text, or once a
+        ``bytes`` chunk has arrived: then every chunk must come here.  The
+        reader in front gives back what it holds with :meth:`give_back`.
+        """
+        if not self._started or self._decoder is not None:
+            return None
+        text = "".join(self._pending)
+        self._pending.clear()
+        return text
+
+    def give_back(self, lines: int, unfinished: str) -> None:
+        """What a reader in front of this one read: ``lines`` complete lines, and a line begun."""
+        self.lines_done += lines
+        if unfinished:
+            self._pending.append(unfinished)
+
     def close(self) -> str | None:
         """The last line, when the stream did not end with a line break (else ``None``).
 

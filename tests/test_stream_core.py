@@ -1,0 +1,408 @@
+"""The accelerator's stream core (``_speedups.StreamRows``) against the Python stream.
+
+With the accelerator, :class:`eson.StreamDecoder` reads the plain rows of a
+record array in C and hands every other line to its Python ``feed``, the
+reference.  Every feed's events, the message, the repairs and every error
+(class, message, line, section, row, field) must be those of the pure
+Python stream -- on generated documents, mutated with the characters that
+make the core decline a line (CR, VT, FF, TAB and space at a cell's edge,
+backticks, tildes, non-ASCII), cut into chunks of every size, ``str``,
+``bytes`` or both, strict and lenient, bare and inside a reply.  The core's
+own contract (what it refuses, what it hands back) is tested directly, and
+a count of the Python feed's calls shows that the rows do go through C.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from typing import Any, Literal
+
+import msgspec
+import pydantic
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from speedups_support import outcome, pure, require_accelerator, same_value
+
+import eson
+import eson.msgspec
+from eson import StreamDecoder
+from eson._internal import accelerator
+
+pytestmark = pytest.mark.usefixtures("_accelerated")
+
+EXAMPLES = int(os.environ.get("TYPED_ESON_FUZZ_EXAMPLES", "300"))
+STREAMS = settings(
+    max_examples=max(EXAMPLES // 2, 1), deadline=None, suppress_health_check=list(HealthCheck)
+)
+
+
+@pytest.fixture
+def _accelerated() -> None:
+    require_accelerator()
+
+
+class Row(eson.msgspec.Record):
+    id: int
+    kind: Literal["high", "low", "c d"]
+    name: str
+    score: float
+    ok: bool
+    note: str | None
+
+
+class Doc(eson.msgspec.Message):
+    title: str
+    rows: list[Row]
+    tail: int = 0
+
+
+class Numbered(eson.msgspec.Message, number=True):
+    rows: list[Row]
+    more: list[Row] = msgspec.field(default_factory=list)
+
+
+class PRow(eson.Record):
+    id: int
+    name: str
+    ok: bool
+
+
+class PDoc(eson.Message):
+    title: str
+    rows: list[PRow]
+
+
+NAMES = st.text(st.characters(codec="utf-8"), min_size=0, max_size=12)  # no lone surrogates
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> tuple[type | None, str]:
+    """A model (``None``: untyped) and the ESON text of a value of it."""
+    model = draw(st.sampled_from([Doc, Numbered, PDoc, None]))
+    count = draw(st.integers(0, 12))
+    if model is PDoc:
+        rows_p = [
+            PRow(id=draw(st.integers(-5, 10**6)), name=draw(NAMES), ok=draw(st.booleans()))
+            for _ in range(count)
+        ]
+        return model, eson.encode(PDoc(title=draw(NAMES), rows=rows_p))
+    rows = [
+        Row(
+            id=draw(st.integers(-(10**12), 10**12)),
+            kind=draw(st.sampled_from(["high", "low", "c d"])),
+            name=draw(NAMES),
+            score=draw(st.floats(allow_nan=False, allow_infinity=False)),
+            ok=draw(st.booleans()),
+            note=draw(st.none() | NAMES),
+        )
+        for _ in range(count)
+    ]
+    if model is Numbered:
+        return model, eson.encode(Numbered(rows=rows, more=rows[:3]))
+    value = Doc(title=draw(NAMES), rows=rows, tail=draw(st.integers(0, 9)))
+    if model is None:
+        return None, eson.encode(msgspec.to_builtins(value))
+    return model, eson.encode(value)
+
+
+# What makes the core decline a line, and what makes a row wrong.
+NOISE = [
+    "\r",
+    "\v",
+    "\f",
+    "\t",
+    " ",
+    " \t",
+    "\t ",
+    "`",
+    "~",
+    "```",
+    "é",
+    "\U0001f600",
+    "\n",
+    '"',
+    "\\",
+    "0",
+    "-",
+    "x",
+    "1\t",
+    "\r\n",
+    "\n\n",
+]
+
+
+@st.composite
+def streams(draw: st.DrawFn) -> tuple[type | None, str, list[Any], dict[str, Any], Any]:
+    """A model, a reply text, its chunks, the decoder's options and how the stream ends."""
+    model, text = draw(documents())
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(NOISE)) + text[at:]
+    wrap = draw(st.sampled_from(["bare", "fenced", "prose"]))
+    if wrap == "fenced":
+        text = f"Here it is:\n```eson\n{text}```\nDone."
+    elif wrap == "prose":
+        text = f"Sure.\n\n{text}"
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=40)))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    kinds = draw(st.sampled_from(["str", "bytes", "mixed"]))
+    chunks: list[Any] = []
+    for piece in pieces:
+        as_bytes = kinds == "bytes" or (kinds == "mixed" and draw(st.booleans()))
+        chunks.append(piece.encode() if as_bytes else piece)
+    options = {
+        "strict": draw(st.sampled_from([True, False])),
+        "keep": draw(st.booleans()),
+    }
+    if not options["strict"]:
+        options["partial"] = draw(st.booleans())
+    end = draw(st.sampled_from(["close", "final", "length"]))
+    return model, text, chunks, options, end
+
+
+def run(model: type | None, chunks: list[Any], options: dict[str, Any], end: str) -> list[Any]:
+    """Every feed's outcome, then the close's, then the repairs."""
+    decoder: StreamDecoder[Any] = StreamDecoder(model, **options)
+    seen: list[Any] = []
+    for index, chunk in enumerate(chunks):
+        last = index == len(chunks) - 1
+        final = last and end == "final"
+        seen.append(outcome(partial(decoder.feed, chunk, final=final)))
+        if seen[-1][0] == "error":
+            break
+    stop = "length" if end == "length" else None
+    seen.append(outcome(lambda: decoder.close(stop_reason=stop)))
+    seen.append(("repairs", list(decoder.repairs)))
+    return seen
+
+
+@STREAMS
+@given(streams())
+def test_the_core_reads_a_stream_as_the_python_stream_does(
+    case: tuple[type | None, str, list[Any], dict[str, Any], Any],
+) -> None:
+    model, _, chunks, options, end = case
+    fast = run(model, chunks, options, end)
+    with pure():
+        slow = run(model, chunks, options, end)
+    assert len(fast) == len(slow)
+    for got, want in zip(fast, slow):
+        assert got[0] == want[0], (got, want)
+        if got[0] == "error":
+            assert got[1] == want[1]
+        else:
+            assert same_value(got[1], want[1]), (got[1], want[1])
+
+
+def _text(rows: int, model: type = Doc) -> str:
+    value = Doc(
+        title="t",
+        rows=[
+            Row(id=i, kind="low", name=f"name {i}", score=i / 4, ok=i % 2 == 0, note=None)
+            for i in range(rows)
+        ],
+    )
+    return eson.encode(value)
+
+
+@pytest.mark.parametrize("model", [Doc, None])
+@pytest.mark.parametrize(("strict", "wrap"), [(True, "bare"), (False, "bare"), (False, "fenced")])
+def test_the_rows_go_through_the_core(
+    model: type | None, strict: bool, wrap: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Python feed runs for the lines around the rows, not for each row (work counted)."""
+    text = _text(500)
+    if wrap == "fenced":
+        text = f"```eson\n{text}```\n"
+    chunks = [text[at : at + 64] for at in range(0, len(text), 64)]
+    calls = 0
+    python_feed = StreamDecoder.feed
+
+    def counted(self: StreamDecoder[Any], *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return python_feed(self, *args, **kwargs)
+
+    monkeypatch.setattr(StreamDecoder, "feed", counted)
+    decoder: StreamDecoder[Any] = StreamDecoder(model, strict=strict)
+    events = [event for chunk in chunks for event in decoder.feed(chunk)]
+    result = decoder.close()
+    assert [event.row for event in events if event.section == "rows"] == list(range(1, 501))
+    assert len(chunks) > 200
+    # the header, the entries, the first chunk of rows, the last row, the fence
+    assert calls <= 8, calls
+    with pure():
+        assert result == eson.decode(text if wrap == "bare" else text[8:-4], type=model)
+
+
+def test_a_subclass_with_its_own_feed_is_read_by_python() -> None:
+    """A subclass that overrides ``feed`` sees every chunk: the core stays out of its way."""
+    seen: list[Any] = []
+
+    class Logged(StreamDecoder[Any]):
+        def feed(self, chunk: Any, *, final: bool = False, stop_reason: object = None) -> Any:
+            seen.append(chunk)
+            return super().feed(chunk, final=final, stop_reason=stop_reason)
+
+    text = _text(20)
+    decoder = Logged(Doc)
+    for line in text.splitlines(keepends=True):
+        decoder.feed(line)
+    assert len(seen) == text.count("\n")
+    assert decoder.close() == eson.decode(text, type=Doc)
+
+
+def test_the_unfinished_line_goes_back_to_python_at_close() -> None:
+    """A last row without a line break, held by the core, is read by close."""
+    text = _text(10).rstrip("\n")
+    decoder: StreamDecoder[Any] = StreamDecoder(Doc, strict=True)
+    cut = text.rindex("\n") + 5
+    decoder.feed(text[:cut])
+    decoder.feed(text[cut:])
+    assert decoder.close() == eson.decode(text, type=Doc)
+
+
+def test_bytes_after_str_hand_the_held_line_back() -> None:
+    text = _text(10)
+    decoder: StreamDecoder[Any] = StreamDecoder(Doc, strict=True)
+    middle = text.index("name 5") + 2
+    decoder.feed(text[:middle])
+    decoder.feed(text[middle:].encode())
+    assert decoder.close() == eson.decode(text, type=Doc)
+
+
+def test_an_error_after_rows_read_in_c_counts_those_rows() -> None:
+    """The line of an error after rows the core read is the line it is on."""
+    lines = _text(10).split("\n")
+    lines[9] = lines[9].replace("low", "LOW")  # the seventh row (line 10)
+    text = "\n".join(lines)
+    fast = run(Doc, [text[at : at + 7] for at in range(0, len(text), 7)], {"strict": True}, "close")
+    with pure():
+        slow = run(
+            Doc, [text[at : at + 7] for at in range(0, len(text), 7)], {"strict": True}, "close"
+        )
+    assert fast == slow
+    errors = [item for item in fast if item[0] == "error"]
+    assert errors and errors[0][1][2]["line"] == 10
+
+
+# -- the core's contract ------------------------------------------------------------------
+
+
+def test_the_core_checks_what_it_is_armed_with() -> None:
+    native = accelerator.native
+    assert native is not None
+    core = native.StreamRows(lambda text: [])
+    assert core.take() is None
+    assert not core.armed
+    with pytest.raises(TypeError):
+        native.StreamRows(42)
+    reading = (dict, ("a", "b"), (31, 31), 0)
+    bad: tuple[Any, ...]
+    for bad in [
+        ("rows", tuple, [], [], 0, 2, 1, reading, False, False, ""),  # fewer than 2 rows left
+        ("rows", eson.Event, [], [], -1, 2, 5, reading, False, False, ""),
+        ("rows", int, [], [], 0, 2, 5, reading, False, False, ""),  # not a tuple type
+        ("rows", eson.Event, [], [], 0, 2, 5, reading, False, False, "a\nb"),  # not one line
+        ("rows", eson.Event, [], [], 0, 2, 5, (dict, ("a",), (31, 31), 0), False, False, ""),
+        ("rows", eson.Event, [], [], 0, 2, 5, (dict, (1, 2), (31, 31), 0), False, False, ""),
+    ]:
+        with pytest.raises(TypeError):
+            core.arm(*bad)
+        assert not core.armed
+    core.arm("rows", eson.Event, [], [], 0, 2, 5, reading, False, False, "1\t")
+    assert core.armed
+    with pytest.raises(TypeError):  # armed already: take() first
+        core.arm("rows", eson.Event, [], [], 0, 2, 5, reading, False, False, "")
+    assert core.feed("2\n3\t4\n") == [
+        eson.Event("rows", 1, {"a": 1, "b": 2}),
+        eson.Event("rows", 2, {"a": 3, "b": 4}),
+    ]
+    assert core.take() == (2, "")
+    assert core.take() is None
+
+
+def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
+    native = accelerator.native
+    assert native is not None
+    handed: list[str] = []
+
+    def slow(text: str) -> list[Any]:
+        handed.append(text)
+        return ["python"]
+
+    core = native.StreamRows(slow)
+    reading = (dict, ("a", "b"), (31, 31), 0)
+    core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, True, True, "")
+    events = core.feed("1\t2\n3\t`4\n5\t6\npart")
+    assert events == [eson.Event("rows", 1, {"a": 1, "b": 2}), "python"]
+    assert handed == ["3\t`4\n5\t6\npart"]
+    assert not core.armed
+    assert core.take() == (1, "")
+    # the section's last row is Python's: with 2 rows left, one is read here
+    core.arm("rows", eson.Event, None, None, 0, 1, 2, reading, False, False, "")
+    assert core.feed("1\t2\n3\t4\n") == [eson.Event("rows", 1, {"a": 1, "b": 2}), "python"]
+    assert handed[-1] == "3\t4\n"
+    assert core.take() == (1, "")
+
+
+@pytest.mark.parametrize(
+    ("line", "lenient"),
+    [
+        ("", False),
+        ("1\t2\r", False),
+        (" 1\t2", True),
+        ("1\t2 ", True),
+        ("1 \t2", True),
+        ("1\t 2", True),
+        ("1\t\v2", True),
+        ("1\té", True),
+        ("\t1\t2", True),
+    ],
+)
+def test_lines_a_lenient_repair_may_touch_are_declined(line: str, lenient: bool) -> None:
+    native = accelerator.native
+    assert native is not None
+    handed: list[str] = []
+
+    def slow(text: str) -> list[Any]:
+        handed.append(text)
+        return []
+
+    core = native.StreamRows(slow)
+    reading = (dict, ("a", "b"), (31, 31), 0)
+    core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, lenient, False, "")
+    assert core.feed(line + "\n") == []
+    assert handed == [line + "\n"]
+
+
+def test_pydantic_rows_stay_in_python() -> None:
+    text = eson.encode(PDoc(title="x", rows=[PRow(id=i, name="n", ok=True) for i in range(5)]))
+    decoder: StreamDecoder[Any] = StreamDecoder(PDoc)
+    for line in text.splitlines(keepends=True):
+        decoder.feed(line)
+    assert decoder.close() == eson.decode(text, type=PDoc)
+    assert isinstance(decoder.close().rows[0], pydantic.BaseModel)
+
+
+@pytest.mark.parametrize("noise", NOISE)
+@pytest.mark.parametrize(("strict", "fenced"), [(True, False), (False, False), (False, True)])
+def test_every_noise_at_every_place_of_the_rows(noise: str, strict: bool, fenced: bool) -> None:
+    """Each character the core refuses, put at each place of a section's rows (all of them)."""
+    text = _text(4)
+    start = text.index("\n0\t") + 1
+    for at in range(start, len(text) + 1):
+        noisy = text[:at] + noise + text[at:]
+        head, rows = noisy[:start], noisy[start:]
+        if fenced:
+            head, rows = "```eson\n" + head, rows + "```\n"
+        chunks = [head, rows]  # the rows arrive as one chunk, the core armed
+        fast = run(Doc, chunks, {"strict": strict}, "close")
+        with pure():
+            slow = run(Doc, chunks, {"strict": strict}, "close")
+        assert len(fast) == len(slow)
+        for got, want in zip(fast, slow):
+            assert got[0] == want[0], (at, got, want)
+            assert got[1] == want[1] if got[0] == "error" else same_value(got[1], want[1])
