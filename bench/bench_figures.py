@@ -212,6 +212,20 @@ FIGURES = [
         3.0,
     ),
     (
+        "stream-decode",
+        "typed msgspec stream, 64-byte str chunks / the whole-text decode",
+        "eson.StreamDecoder(T) 64 B chunks",
+        "eson.Decoder(T).decode",
+        1.3,
+    ),
+    (
+        "stream-decode-docs",
+        "20 x 10 000-char mixed strings, stream in 64-byte chunks / whole-text decode",
+        "eson.StreamDecoder(Docs) 64 B chunks",
+        "eson.Decoder(Docs).decode",
+        1.3,
+    ),
+    (
         "toon-format-encode",
         "toon-format encode(to_builtins) / msgspec.json encode",
         "toon_format.encode",
@@ -264,6 +278,15 @@ def speed_rows(runs: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def streamed(model: type, chunks: list[str]) -> Any:
+    """A model's reply read as it streams (``eson.StreamDecoder``'s defaults), then closed."""
+    decoder = eson.StreamDecoder(model)
+    feed = decoder.feed
+    for chunk in chunks:
+        feed(chunk)
+    return decoder.close()
+
+
 def time_cases(records: int, large: int) -> dict[str, float]:
     """All timed cases of one mode, in one interleaved run."""
     import json as stdlib_json
@@ -291,6 +314,9 @@ def time_cases(records: int, large: int) -> dict[str, float]:
     assert m_decoder.decode(text) == m_model and p_decoder.decode(text) == p_model
     assert eson.toon.decode(toon_text, type=MHandoff) == m_model
     assert docs_decoder.decode(docs_text) == docs and eson.decode(text) == value
+    chunks = [text[at : at + 64] for at in range(0, len(text), 64)]
+    docs_chunks = [docs_text[at : at + 64] for at in range(0, len(docs_text), 64)]
+    assert streamed(MHandoff, chunks) == m_model and streamed(MDocs, docs_chunks) == docs
     cases = {
         "eson.encode(struct)": lambda: eson.encode(m_model),
         "msgspec.json encode(struct)": lambda: j_encoder.encode(m_model),
@@ -312,6 +338,8 @@ def time_cases(records: int, large: int) -> dict[str, float]:
         "msgspec.json encode(docs)": lambda: j_encoder.encode(docs),
         "eson.Decoder(Docs).decode": lambda: docs_decoder.decode(docs_text),
         "msgspec.json Decoder(Docs).decode": lambda: docs_json_decoder.decode(docs_json),
+        "eson.StreamDecoder(T) 64 B chunks": lambda: streamed(MHandoff, chunks),
+        "eson.StreamDecoder(Docs) 64 B chunks": lambda: streamed(MDocs, docs_chunks),
         f"eson.encode(struct) x{large}": lambda: eson.encode(big),
         f"eson.Decoder(T).decode x{large}": lambda: m_decoder.decode(big_text),
     }

@@ -109,27 +109,9 @@ def documents(draw: st.DrawFn) -> tuple[type | None, str]:
 
 # What makes the core decline a line, and what makes a row wrong.
 NOISE = [
-    "\r",
-    "\v",
-    "\f",
-    "\t",
-    " ",
-    " \t",
-    "\t ",
-    "`",
-    "~",
-    "```",
-    "é",
-    "\U0001f600",
-    "\n",
-    '"',
-    "\\",
-    "0",
-    "-",
-    "x",
-    "1\t",
-    "\r\n",
-    "\n\n",
+    *"\r\v\f\t `~é\n\"\\0-x",
+    *("\U0001f600", "\u00a0", "\u2028", "\u3000", "\ufeff", "\u0085"),
+    *(" \t", "\t ", "```", "1\t", "\r\n", "\n\n"),
 ]
 
 
@@ -358,7 +340,8 @@ def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
         ("1 \t2", True),
         ("1\t 2", True),
         ("1\t\v2", True),
-        ("1\té", True),
+        ("1\t\u00a02", True),
+        ("1\t2\u3000", True),
         ("\t1\t2", True),
     ],
 )
@@ -376,6 +359,17 @@ def test_lines_a_lenient_repair_may_touch_are_declined(line: str, lenient: bool)
     core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, lenient, False, "")
     assert core.feed(line + "\n") == []
     assert handed == [line + "\n"]
+
+
+def test_a_lenient_core_reads_non_ascii_rows() -> None:
+    """Only white space can be repaired: other non-ASCII text is read by the core."""
+    native = accelerator.native
+    assert native is not None
+    core = native.StreamRows(lambda text: ["python"])
+    reading = (dict, ("a", "b"), (31, 31), 0)
+    core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, True, False, "")
+    events = core.feed("1\tcafé \U0001f600 東京\n")
+    assert events == [eson.Event("rows", 1, {"a": 1, "b": "café \U0001f600 東京"})]
 
 
 def test_pydantic_rows_stay_in_python() -> None:

@@ -3443,18 +3443,22 @@ done:
  * A line is declined, besides what read_structs declines, when it is empty,
  * holds a CR (the Python splitter drops the CR of a CRLF), holds a '`' or
  * '~' inside a fenced reply (it may close the fence), or, read leniently,
- * when a lenient repair may apply: a non-ASCII character, a VT or FF, a
- * space or TAB at either end, or a space beside a TAB.
+ * when white space may stand at a cell's edge (the lenient repair strips
+ * it): any white space but a space or TAB (VT, FF, the non-ASCII spaces of
+ * JavaScript), a space or TAB at either end, or a space beside a TAB.
+ * (read_cell refuses such cells too: this is a second guard.)
  */
 /* Bits of StreamRows.refused: the character declines the line (REFUSE),
  * or does when a space stands beside it (TAB, read leniently). */
 #define REFUSE 1
 #define REFUSE_BESIDE_SPACE 2
 
+static PyObject *join_line(PyObject *pieces, PyObject *text, Py_ssize_t end);
+
 typedef struct {
     PyObject_HEAD
     PyObject *slow;    /* the Python feed */
-    PyObject *pending; /* the unfinished line (str, no line feed), or NULL */
+    PyObject *pending; /* the unfinished line: a list of its pieces (str), or NULL */
     PyObject *name;    /* the section's name */
     PyObject *event_type;
     PyObject *rows;    /* the section's values, or NULL (keep=False) */
@@ -3623,9 +3627,16 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     if (lenient) {
         self->refused['\v'] = self->refused['\f'] = REFUSE;
         self->refused['\t'] = REFUSE_BESIDE_SPACE;
-        memset(self->refused + 0x80, REFUSE, 0x80);
+        self->refused[0xA0] = REFUSE; /* the one JavaScript space above ASCII below 256 */
     }
-    self->pending = PyUnicode_GET_LENGTH(pending) ? Py_NewRef(pending) : NULL;
+    if (PyUnicode_GET_LENGTH(pending)) {
+        self->pending = PyList_New(1);
+        if (self->pending == NULL) {
+            stream_rows_disarm(self);
+            return NULL;
+        }
+        PyList_SET_ITEM(self->pending, 0, Py_NewRef(pending));
+    }
     Py_RETURN_NONE;
 }
 
@@ -3642,8 +3653,9 @@ stream_rows_take(StreamRows *self, PyObject *unused)
     if (!self->armed && !self->taken && self->pending == NULL)
         Py_RETURN_NONE;
     stream_rows_disarm(self);
-    PyObject *pending = self->pending != NULL ? self->pending : PyUnicode_New(0, 0);
-    self->pending = NULL;
+    PyObject *pending = self->pending != NULL ? join_line(self->pending, NULL, 0)
+                                              : PyUnicode_New(0, 0);
+    Py_CLEAR(self->pending);
     if (pending == NULL)
         return NULL;
     PyObject *out = Py_BuildValue("(nN)", self->taken, pending);
@@ -3684,7 +3696,7 @@ stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ss
     }
     for (Py_ssize_t i = s; i < e; i++) {
         Py_UCS4 c = PyUnicode_READ(ln->kind, ln->data, i);
-        unsigned char bits = c < 256 ? refused[c] : (self->lenient ? REFUSE : 0);
+        unsigned char bits = c < 256 ? refused[c] : (self->lenient && is_js_space(c) ? REFUSE : 0);
         if (bits && ((bits & REFUSE) || PyUnicode_READ(ln->kind, ln->data, i - 1) == ' ' ||
                      PyUnicode_READ(ln->kind, ln->data, i + 1) == ' '))
             return 1;
@@ -3766,30 +3778,54 @@ stream_rows_hand_over(StreamRows *self, PyObject *events, PyObject *rest)
     return events;
 }
 
-/* A str holding a + b[0:end) (both exact str). */
-static PyObject *
-join_line(PyObject *a, PyObject *b, Py_ssize_t end)
+/* The largest character of text[0:end) (its kind's maximum may be larger). */
+static Py_UCS4
+max_char(PyObject *text, Py_ssize_t end)
 {
-    Py_UCS4 top = PyUnicode_MAX_CHAR_VALUE(a);
-    if (!PyUnicode_IS_ASCII(b)) {
-        /* b's largest character before end (its kind's maximum may be larger) */
-        int kind = PyUnicode_KIND(b);
-        const void *data = PyUnicode_DATA(b);
-        Py_UCS4 most = 0;
-        for (Py_ssize_t i = 0; i < end; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c > most)
-                most = c;
-        }
+    if (PyUnicode_IS_ASCII(text))
+        return 127;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_UCS4 most = 0;
+    for (Py_ssize_t i = 0; i < end; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c > most)
+            most = c;
+    }
+    return most;
+}
+
+/* A str holding the pieces (a list of exact str) and then text[0:end)
+ * (text may be NULL), copied once. */
+static PyObject *
+join_line(PyObject *pieces, PyObject *text, Py_ssize_t end)
+{
+    Py_ssize_t count = PyList_GET_SIZE(pieces), size = text == NULL ? 0 : end;
+    Py_UCS4 top = text == NULL ? 0 : max_char(text, end);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *piece = PyList_GET_ITEM(pieces, k);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(piece);
+        Py_UCS4 most = max_char(piece, n);
         if (most > top)
             top = most;
+        if (n > PY_SSIZE_T_MAX - size)
+            return PyErr_NoMemory();
+        size += n;
     }
-    Py_ssize_t size = PyUnicode_GET_LENGTH(a);
-    PyObject *out = PyUnicode_New(size + end, top);
+    PyObject *out = PyUnicode_New(size, top);
     if (out == NULL)
         return NULL;
-    if (PyUnicode_CopyCharacters(out, 0, a, 0, size) < 0 ||
-        PyUnicode_CopyCharacters(out, size, b, 0, end) < 0) {
+    Py_ssize_t at = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *piece = PyList_GET_ITEM(pieces, k);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(piece);
+        if (PyUnicode_CopyCharacters(out, at, piece, 0, n) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        at += n;
+    }
+    if (text != NULL && PyUnicode_CopyCharacters(out, at, text, 0, end) < 0) {
         Py_DECREF(out);
         return NULL;
     }
@@ -3813,12 +3849,12 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
     if (nl < -1)
         return NULL;
     if (nl == -1) {
+        /* the pieces are joined once the line is complete: linear in its length */
         if (length) {
-            PyObject *held = self->pending == NULL ? Py_NewRef(chunk)
-                                                   : PyUnicode_Concat(self->pending, chunk);
-            if (held == NULL)
+            if (self->pending == NULL && (self->pending = PyList_New(0)) == NULL)
                 return NULL;
-            Py_XSETREF(self->pending, held);
+            if (PyList_Append(self->pending, chunk) < 0)
+                return NULL;
         }
         return PyList_New(0);
     }
@@ -3838,7 +3874,7 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
         if (got < 0)
             goto failed;
         if (got == 0) {
-            PyObject *rest = PyUnicode_Concat(self->pending, chunk);
+            PyObject *rest = join_line(self->pending, chunk, length);
             Py_CLEAR(self->pending);
             self->busy = 0;
             return stream_rows_hand_over(self, events, rest);
@@ -3865,9 +3901,15 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
     if (declined || !self->armed) /* a declined line, or the section's last row */
         return stream_rows_hand_over(self, events, PyUnicode_Substring(chunk, pos, length));
     if (pos < length) {
-        self->pending = PyUnicode_Substring(chunk, pos, length);
-        if (self->pending == NULL)
+        PyObject *piece = PyUnicode_Substring(chunk, pos, length);
+        if (piece == NULL)
             goto failed;
+        self->pending = PyList_New(1);
+        if (self->pending == NULL) {
+            Py_DECREF(piece);
+            goto failed;
+        }
+        PyList_SET_ITEM(self->pending, 0, piece);
     }
     return events;
 failed:
