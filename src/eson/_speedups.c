@@ -3458,7 +3458,7 @@ static PyObject *join_line(PyObject *pieces, PyObject *text, Py_ssize_t end);
 typedef struct {
     PyObject_HEAD
     PyObject *slow;    /* the Python feed */
-    PyObject *pending; /* the unfinished line: a list of its pieces (str), or NULL */
+    PyObject *pending; /* the unfinished line: a list of its pieces (str), kept */
     PyObject *name;    /* the section's name */
     PyObject *event_type;
     PyObject *rows;    /* the section's values, or NULL (keep=False) */
@@ -3506,12 +3506,13 @@ stream_rows_traverse(StreamRows *self, visitproc visit, void *arg)
     return 0;
 }
 
+/* (The list of pieces holds only str: it cannot be part of a cycle, and
+ * stays until the core goes.) */
 static int
 stream_rows_clear(StreamRows *self)
 {
     stream_rows_disarm(self);
     Py_CLEAR(self->slow);
-    Py_CLEAR(self->pending);
     return 0;
 }
 
@@ -3520,6 +3521,7 @@ stream_rows_dealloc(StreamRows *self)
 {
     PyObject_GC_UnTrack(self);
     stream_rows_clear(self);
+    Py_CLEAR(self->pending);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -3541,6 +3543,11 @@ stream_rows_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (self == NULL)
         return NULL;
     self->slow = Py_NewRef(slow);
+    self->pending = PyList_New(0);
+    if (self->pending == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
     return (PyObject *)self;
 }
 
@@ -3562,7 +3569,7 @@ stream_rows_arm(StreamRows *self, PyObject *args)
                           &PyTuple_Type, &reading, &lenient, &fenced, &pending))
         return NULL;
     PyTypeObject *et = (PyTypeObject *)event_type;
-    if (self->busy || self->armed || self->taken || self->pending != NULL) {
+    if (self->busy || self->armed || self->taken || PyList_GET_SIZE(self->pending)) {
         PyErr_SetString(PyExc_TypeError, "StreamRows.arm: take() first");
         return NULL;
     }
@@ -3630,12 +3637,10 @@ stream_rows_arm(StreamRows *self, PyObject *args)
         self->refused[0xA0] = REFUSE; /* the one JavaScript space above ASCII below 256 */
     }
     if (PyUnicode_GET_LENGTH(pending)) {
-        self->pending = PyList_New(1);
-        if (self->pending == NULL) {
+        if (PyList_Append(self->pending, pending) < 0) {
             stream_rows_disarm(self);
             return NULL;
         }
-        PyList_SET_ITEM(self->pending, 0, Py_NewRef(pending));
     }
     Py_RETURN_NONE;
 }
@@ -3650,12 +3655,12 @@ stream_rows_take(StreamRows *self, PyObject *unused)
         PyErr_SetString(PyExc_TypeError, "StreamRows.take: inside feed");
         return NULL;
     }
-    if (!self->armed && !self->taken && self->pending == NULL)
+    if (!self->armed && !self->taken && !PyList_GET_SIZE(self->pending))
         Py_RETURN_NONE;
     stream_rows_disarm(self);
-    PyObject *pending = self->pending != NULL ? join_line(self->pending, NULL, 0)
-                                              : PyUnicode_New(0, 0);
-    Py_CLEAR(self->pending);
+    PyObject *pending = join_line(self->pending, NULL, 0);
+    if (pending != NULL && PyList_SetSlice(self->pending, 0, PY_SSIZE_T_MAX, NULL) < 0)
+        Py_CLEAR(pending);
     if (pending == NULL)
         return NULL;
     PyObject *out = Py_BuildValue("(nN)", self->taken, pending);
@@ -3836,6 +3841,10 @@ static PyObject *
 stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (self->slow == NULL) {
+        PyErr_SetString(PyExc_TypeError, "StreamRows: cleared");
+        return NULL;
+    }
     if (!self->armed || self->busy || nargs != 1 || kwnames != NULL ||
         !PyUnicode_CheckExact(args[0]) || !READY(args[0])) {
         /* busy: a finalizer feeding the same stream mid-read; Python says no */
@@ -3851,8 +3860,6 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
     if (nl == -1) {
         /* the pieces are joined once the line is complete: linear in its length */
         if (length) {
-            if (self->pending == NULL && (self->pending = PyList_New(0)) == NULL)
-                return NULL;
             if (PyList_Append(self->pending, chunk) < 0)
                 return NULL;
         }
@@ -3864,7 +3871,7 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
     Py_ssize_t pos = 0;
     int declined = 0;
     self->busy = 1;
-    if (self->pending != NULL) {
+    if (PyList_GET_SIZE(self->pending)) {
         /* The first line began in an earlier chunk. */
         PyObject *first = join_line(self->pending, chunk, nl);
         if (first == NULL)
@@ -3875,11 +3882,13 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
             goto failed;
         if (got == 0) {
             PyObject *rest = join_line(self->pending, chunk, length);
-            Py_CLEAR(self->pending);
+            if (PyList_SetSlice(self->pending, 0, PY_SSIZE_T_MAX, NULL) < 0)
+                Py_CLEAR(rest);
             self->busy = 0;
             return stream_rows_hand_over(self, events, rest);
         }
-        Py_CLEAR(self->pending);
+        if (PyList_SetSlice(self->pending, 0, PY_SSIZE_T_MAX, NULL) < 0)
+            goto failed;
         pos = nl + 1;
     }
     while (self->armed) {
@@ -3904,12 +3913,10 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
         PyObject *piece = PyUnicode_Substring(chunk, pos, length);
         if (piece == NULL)
             goto failed;
-        self->pending = PyList_New(1);
-        if (self->pending == NULL) {
-            Py_DECREF(piece);
+        int failed = PyList_Append(self->pending, piece) < 0;
+        Py_DECREF(piece);
+        if (failed)
             goto failed;
-        }
-        PyList_SET_ITEM(self->pending, 0, piece);
     }
     return events;
 failed:

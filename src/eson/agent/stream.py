@@ -226,6 +226,12 @@ class StreamDecoder(Generic[T]):
             of its code fence (the end mark :func:`eson.prompt` asks for);
             a stream without it counts as cut off (see :meth:`close`).
 
+    With the C accelerator, an ESON decoder's ``feed`` is its stream core's
+    (``_speedups.StreamRows.feed``): it reads the plain rows of a record
+    array (msgspec Structs or plain dicts) itself and hands every other line
+    to the Python ``feed`` documented here, which it equals in every event,
+    value and error.  A subclass that overrides ``feed`` is read by Python.
+
     Every error is an :class:`eson.ESONError` whose lines count lines of the
     whole stream, with a ``feedback`` text for the model.  Events are the
     only output while the stream runs: for a framework that wants "the value
@@ -536,7 +542,7 @@ class StreamDecoder(Generic[T]):
         """Let the stream core read the open record array's next rows, when it may.
 
         When the next lines can only be plain rows of an open record array
-        (:meth:`~eson._internal.wire.eson_line_reader.LineReader.plain_rows_left`)
+        (:meth:`~eson._internal.wire.eson_line_reader.LineReader.plain_rows`)
         whose rows ``native.read_structs`` builds as the builder's row
         function does (:meth:`~eson._internal.codecs.eson_stream.ESONBuilder.plain_rows`),
         in an unfenced document or inside its fence.  The core reads every
@@ -556,8 +562,8 @@ class StreamDecoder(Generic[T]):
             or not isinstance(reader, eson_line_reader.LineReader)
         ):
             return
-        left = reader.plain_rows_left()
-        if left < 2:
+        counts = reader.plain_rows()  # (rows read, rows left)
+        if counts is None or counts[1] < 2:
             return
         unfinished = self._splitter.take_unfinished()
         if unfinished is None:
@@ -568,9 +574,9 @@ class StreamDecoder(Generic[T]):
             Event,
             rows,
             lines,
-            reader.progress()[1] or 0,
+            counts[0],
             reader.line_no,
-            left,
+            counts[1],
             reading,
             not self.options.strict,
             found is not None,

@@ -408,23 +408,23 @@ class LineReader:
         """
         return self._bad
 
-    def plain_rows_left(self) -> int:
-        """The rows the open section still expects, when the next lines may be taken as plain rows.
+    def plain_rows(self) -> tuple[int, int] | None:
+        """The open section's rows read and rows still expected, when the next lines are rows.
 
-        0 unless a record array with two or more fields is open, no bad row
-        has been read and the document goes on: then the next lines are
-        rows that the inlined path of :meth:`lines` reads, and a reader in
-        front of this one (the accelerator's stream core) may read them
+        ``None`` unless a record array with two or more fields is open, no
+        bad row has been read and the document goes on: then the next lines
+        are rows that the inlined path of :meth:`lines` reads, and a reader
+        in front of this one (the accelerator's stream core) may read them
         instead and report them with :meth:`rows_read`.
         """
         if not self._fast or self._bad is not None or self._pending is not None or self.ended:
-            return 0
-        return self._left
+            return None
+        return self._row, self._left
 
     def rows_read(self, rows: int) -> None:
         """Count ``rows`` rows of the open section read elsewhere, as :meth:`lines` would.
 
-        For the reader in front of this one (see :meth:`plain_rows_left`),
+        For the reader in front of this one (see :meth:`plain_rows`),
         which reads fewer rows than the section has left: the last row, which
         ends the section, is always read here.
         """
