@@ -400,3 +400,40 @@ def test_every_noise_at_every_place_of_the_rows(noise: str, strict: bool, fenced
         for got, want in zip(fast, slow):
             assert got[0] == want[0], (at, got, want)
             assert got[1] == want[1] if got[0] == "error" else same_value(got[1], want[1])
+
+
+@pytest.mark.parametrize(
+    ("mark", "lenient", "fenced"),
+    [
+        ("\r", False, False), ("`", False, True), ("~", False, True), ("\v", True, False),
+        ("\f", True, False), ("\u00a0", True, False), ("\u3000", True, False),
+        (" \t", True, False), ("\t ", True, False),
+    ],
+)
+def test_a_refused_character_is_found_at_every_offset(mark: str, lenient: bool, fenced: bool) -> None:
+    """The block-at-a-time scan and its tail find it wherever it stands; harmless text passes."""
+    native = accelerator.native
+    assert native is not None
+    handed: list[str] = []
+
+    def slow(text: str) -> list[Any]:
+        handed.append(text)
+        return []
+
+    reading = (dict, ("a", "b", "c"), (31, 31, 31), 0)
+    for length in (20, 40, 70):
+        for at in range(1, length):
+            head, tail = "1\tx" + "y" * at, "z" * (length - at)
+            if "\t" in mark:  # a space beside the TAB between the second and third cells
+                line, plain = head + mark + "q" + tail, head + "\tq" + tail
+            else:
+                line, plain = head + mark + tail + "\tq", head + tail + "\tq"
+            core = native.StreamRows(slow)
+            core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, lenient, fenced, "")
+            handed.clear()
+            assert core.feed(line + "\n") == [], (line, at)
+            assert handed == [line + "\n"]
+            # without the mark, the same line is a row the core reads
+            core = native.StreamRows(slow)
+            core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, lenient, fenced, "")
+            assert len(core.feed(plain + "\n")) == 1, plain
