@@ -29,6 +29,7 @@ import eson
 import eson.msgspec
 from eson import StreamDecoder
 from eson._internal import accelerator
+from eson._internal.wire import eson_line_reader
 
 pytestmark = pytest.mark.usefixtures("_accelerated")
 
@@ -191,14 +192,19 @@ def _text(rows: int, model: type = Doc) -> str:
 
 @pytest.mark.parametrize("model", [Doc, None])
 @pytest.mark.parametrize(("strict", "wrap"), [(True, "bare"), (False, "bare"), (False, "fenced")])
+@pytest.mark.parametrize("size", [64, 1 << 20])
 def test_the_rows_go_through_the_core(
-    model: type | None, strict: bool, wrap: str, monkeypatch: pytest.MonkeyPatch
+    model: type | None, strict: bool, wrap: str, size: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The Python feed runs for the lines around the rows, not for each row (work counted)."""
+    """The Python feed runs for the lines around the rows, not for each row (work counted).
+
+    Fed in one chunk, the Python feed reads the lines up to the section's
+    head and hands the rest of the chunk to the core.
+    """
     text = _text(500)
     if wrap == "fenced":
         text = f"```eson\n{text}```\n"
-    chunks = [text[at : at + 64] for at in range(0, len(text), 64)]
+    chunks = [text[at : at + size] for at in range(0, len(text), size)]
     calls = 0
     python_feed = StreamDecoder.feed
 
@@ -207,14 +213,29 @@ def test_the_rows_go_through_the_core(
         calls += 1
         return python_feed(self, *args, **kwargs)
 
+    read = 0  # lines the Python reader read
+    python_lines = eson_line_reader.LineReader.lines
+
+    def counted_lines(self: eson_line_reader.LineReader, lines: list[str]) -> None:
+        nonlocal read
+        read += len(lines)
+        python_lines(self, lines)
+
     monkeypatch.setattr(StreamDecoder, "feed", counted)
+    monkeypatch.setattr(eson_line_reader.LineReader, "lines", counted_lines)
     decoder: StreamDecoder[Any] = StreamDecoder(model, strict=strict)
     events = [event for chunk in chunks for event in decoder.feed(chunk)]
     result = decoder.close()
     assert [event.row for event in events if event.section == "rows"] == list(range(1, 501))
-    assert len(chunks) > 200
+    assert len(chunks) > 200 or len(chunks) == 1
     # the header, the entries, the first chunk of rows, the last row, the fence
     assert calls <= 8, calls
+    if wrap == "fenced" and len(chunks) == 1:
+        # the chunk holds the closing fence too: the reply is read by Python
+        # (what came after the fence is dropped before the rows are read)
+        assert read == 504, read
+    else:  # the header, the title, the head, the rows of the first chunk, the last row
+        assert read <= 6, read
     with pure():
         assert result == eson.decode(text if wrap == "bare" else text[8:-4], type=model)
 

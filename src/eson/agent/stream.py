@@ -423,6 +423,7 @@ class StreamDecoder(Generic[T]):
             if self._error is not None:
                 raise self._error
             raise ValueError("feed() after close()")
+        rest: str | None = None
         try:
             lines = self._split(chunk)
             if lines:
@@ -435,7 +436,10 @@ class StreamDecoder(Generic[T]):
                         self._filter = None
                 if self._headerless_read is not None:
                     lines = self._restart_at_header(lines)
-                self._read(lines)
+                if self._core is not None and not final and len(lines) > 2:
+                    rest = self._read_to_rows(lines)
+                else:
+                    self._read(lines)
         except ESONError as exc:
             raise self._fail(exc) from None
         if self._log:
@@ -443,6 +447,9 @@ class StreamDecoder(Generic[T]):
         events = self._events
         taken = events[:] if events else []
         events.clear()
+        if rest is not None:  # the rest of the chunk is rows: the core reads it
+            taken.extend(self._core.feed(rest))
+            return taken
         if final:
             self.close(stop_reason=stop_reason)
             taken.extend(self._final_events)
@@ -538,7 +545,40 @@ class StreamDecoder(Generic[T]):
         self._events = builder.events
         self._read = reader.lines
 
-    def _arm(self) -> None:
+    def _read_to_rows(self, lines: list[str]) -> str | None:
+        """Read ``lines`` up to a run of rows the stream core may read; the rest as its text.
+
+        For a chunk of many lines: entry lines are read one at a time, a
+        section's rows as one batch, until a head line opens a record array
+        whose next rows the core may read (see :meth:`_arm`).  Returns the
+        lines after that head and the unfinished line, as one text for the
+        core's ``feed`` (``None``: every line was read here).
+        """
+        unfinished = self._splitter.take_unfinished()
+        if unfinished is None:  # bytes arrived: no core
+            self._read(lines)
+            return None
+        reader = self._reader
+        assert isinstance(reader, eson_line_reader.LineReader)
+        read = self._read
+        index, total = 0, len(lines)
+        while index < total:
+            left = reader.rows_left
+            if left:
+                stop = min(total, index + left)
+                read(lines[index:stop])
+                index = stop
+                continue
+            read(lines[index : index + 1])
+            index += 1
+            if index < total and self._arm(""):
+                self._splitter.unsplit(total - index)
+                lines.append(unfinished)
+                return "\n".join(lines[index:])
+        self._splitter.give_back(0, unfinished)
+        return None
+
+    def _arm(self, unfinished: str | None = None) -> bool:
         """Let the stream core read the open record array's next rows, when it may.
 
         When the next lines can only be plain rows of an open record array
@@ -547,13 +587,14 @@ class StreamDecoder(Generic[T]):
         function does (:meth:`~eson._internal.codecs.eson_stream.ESONBuilder.plain_rows`),
         in an unfenced document or inside its fence.  The core reads every
         such row but the section's last, and hands any other line to
-        :meth:`feed` with all that follows it.
+        :meth:`feed` with all that follows it.  It holds ``unfinished`` as the
+        line begun (``None``: the splitter's).  Returns whether it is armed.
         """
         builder = self._builder
         assert isinstance(builder, ESONBuilder)  # the core reads ESON
         plain = builder.plain_rows()  # worked out once a section
         if plain is None:
-            return
+            return False
         reader = self._reader
         found = self._filter
         if (
@@ -561,13 +602,14 @@ class StreamDecoder(Generic[T]):
             or (found is not None and found.state != "fenced")
             or not isinstance(reader, eson_line_reader.LineReader)
         ):
-            return
+            return False
         counts = reader.plain_rows()  # (rows read, rows left)
         if counts is None or counts[1] < 2:
-            return
-        unfinished = self._splitter.take_unfinished()
+            return False
         if unfinished is None:
-            return
+            unfinished = self._splitter.take_unfinished()
+            if unfinished is None:
+                return False
         name, reading, rows, lines = plain
         self._core.arm(
             name,
@@ -582,6 +624,7 @@ class StreamDecoder(Generic[T]):
             found is not None,
             unfinished,
         )
+        return True
 
     def _sync(self) -> None:
         """Take back from the stream core the rows it read and the line it holds."""

@@ -408,6 +408,11 @@ class LineReader:
         """
         return self._bad
 
+    @property
+    def rows_left(self) -> int:
+        """The rows the open section still expects (0 between entries)."""
+        return self._left
+
     def plain_rows(self) -> tuple[int, int] | None:
         """The open section's rows read and rows still expected, when the next lines are rows.
 

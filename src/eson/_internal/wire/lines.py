@@ -108,6 +108,10 @@ class LineSplitter:
         if unfinished:
             self._pending.append(unfinished)
 
+    def unsplit(self, lines: int) -> None:
+        """``lines`` of the complete lines handed out go back as text (to a reader in front)."""
+        self.lines_done -= lines
+
     def close(self) -> str | None:
         """The last line, when the stream did not end with a line break (else ``None``).
 
