@@ -3435,23 +3435,25 @@ done:
  *
  * Whatever else arrives goes to slow, the Python feed (the reference), with
  * the text the core has not read: a line the plan declines (and every line
- * after it), the section's last row (the Python reader ends the section),
- * a chunk that is not an exact str, a call with keywords.  The core is then
+ * after it), a chunk that is not an exact str, a call with keywords -- and,
+ * once the section's last row is read, the rest of the chunk (the Python
+ * reader ends the section when it takes the rows read).  The core is then
  * disarmed; the Python side calls take() for the rows read meanwhile and
  * the unfinished line held, and arm() again when the next rows may come.
  *
  * A line is declined, besides what read_structs declines, when it is empty,
  * holds a CR (the Python splitter drops the CR of a CRLF), holds a '`' or
  * '~' inside a fenced reply (it may close the fence), or, read leniently,
- * when white space may stand at a cell's edge (the lenient repair strips
- * it): any white space but a space or TAB (VT, FF, the non-ASCII spaces of
- * JavaScript), a space or TAB at either end, or a space beside a TAB.
- * (read_cell refuses such cells too: this is a second guard.)
+ * when white space stands at a cell's edge, where the lenient repair strips
+ * it: JavaScript's white space but LF (a TAB too) at either end of the
+ * line, or beside a TAB.  (read_cell refuses such cells too: this is a
+ * second guard.)
  */
-/* Bits of StreamRows.refused: the character declines the line (REFUSE),
- * or does when a space stands beside it (TAB, read leniently). */
+/* Bits of StreamRows.refused, by character: it declines the line (REFUSE);
+ * read leniently, it is white space a repair strips from a cell's edge
+ * (EDGE_SPACE: declined beside a TAB or at either end of the line). */
 #define REFUSE 1
-#define REFUSE_BESIDE_SPACE 2
+#define EDGE_SPACE 2
 
 static PyObject *join_line(PyObject *pieces, PyObject *text, Py_ssize_t end);
 
@@ -3468,7 +3470,7 @@ typedef struct {
     int armed;
     int busy;          /* inside feed: no re-entry */
     int lenient;
-    unsigned char refused[256]; /* REFUSE and REFUSE_BESIDE_SPACE bits by character */
+    unsigned char refused[256]; /* REFUSE and EDGE_SPACE bits by character */
     Py_ssize_t row;    /* rows of the section read (the last row's number) */
     Py_ssize_t line;   /* lines of the document read */
     Py_ssize_t left;   /* rows the section still expects */
@@ -3556,7 +3558,7 @@ stream_rows_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
  *
  * Read the rows of the open section from the next line on: reading is
  * read_structs' (cls, slots, kinds, numbered) for its rows, row and line
- * the numbers of the last row and line read, left (at least 2) the rows it
+ * the numbers of the last row and line read, left (at least 1) the rows it
  * still expects, pending the unfinished line the splitter held. */
 static PyObject *
 stream_rows_arm(StreamRows *self, PyObject *args)
@@ -3576,12 +3578,12 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     if (!PyType_IsSubtype(et, &PyTuple_Type) || et->tp_basicsize != PyTuple_Type.tp_basicsize ||
         et->tp_itemsize != PyTuple_Type.tp_itemsize ||
         (rows != Py_None && !PyList_CheckExact(rows)) ||
-        (lines != Py_None && !PyList_CheckExact(lines)) || row < 0 || line < 0 || left < 2 ||
+        (lines != Py_None && !PyList_CheckExact(lines)) || row < 0 || line < 0 || left < 1 ||
         !PyUnicode_CheckExact(name) || !PyUnicode_CheckExact(pending) ||
         PyTuple_GET_SIZE(reading) != 4) {
         PyErr_SetString(PyExc_TypeError,
                         "StreamRows.arm: a tuple type of no more fields, lists, counts,"
-                        " at least 2 rows left, a (cls, slots, kinds, numbered) reading");
+                        " a row left, a (cls, slots, kinds, numbered) reading");
         return NULL;
     }
     PyObject *cls = PyTuple_GET_ITEM(reading, 0), *slots = PyTuple_GET_ITEM(reading, 1);
@@ -3632,9 +3634,9 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     if (fenced)
         self->refused['`'] = self->refused['~'] = REFUSE;
     if (lenient) {
-        self->refused['\v'] = self->refused['\f'] = REFUSE;
-        self->refused['\t'] = REFUSE_BESIDE_SPACE;
-        self->refused[0xA0] = REFUSE; /* the one JavaScript space above ASCII below 256 */
+        /* JavaScript's white space but TAB and LF, below 256 (CR is refused) */
+        self->refused[' '] = self->refused['\v'] = self->refused['\f'] = EDGE_SPACE;
+        self->refused[0xA0] = EDGE_SPACE;
     }
     if (PyUnicode_GET_LENGTH(pending)) {
         if (PyList_Append(self->pending, pending) < 0) {
@@ -3674,6 +3676,14 @@ stream_rows_armed(StreamRows *self, void *closure)
     return PyBool_FromLong(self->armed);
 }
 
+/* Whether c is white space a lenient read strips from a cell's edge. */
+static inline int
+edge_space(const StreamRows *self, Py_UCS4 c)
+{
+    return c < 256 ? (self->refused[c] & EDGE_SPACE) != 0
+                   : self->lenient && is_js_space(c);
+}
+
 /* Whether the line [s, e) of ln must go to the Python reader (see above). */
 static int
 stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ssize_t e)
@@ -3681,23 +3691,24 @@ stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ss
     if (e <= s)
         return 1;
     const unsigned char *refused = self->refused;
-    if (self->lenient) {
+    const int lenient = self->lenient;
+    if (lenient) {
         Py_UCS4 first = PyUnicode_READ(ln->kind, ln->data, s);
         Py_UCS4 last = PyUnicode_READ(ln->kind, ln->data, e - 1);
-        if (first == ' ' || first == '\t' || last == ' ' || last == '\t')
+        if (first == '\t' || last == '\t' || edge_space(self, first) || edge_space(self, last))
             return 1;
     }
     if (ln->kind == 1) {
         const Py_UCS1 *p = (const Py_UCS1 *)ln->data;
         Py_ssize_t i = s;
 #if defined(__SSE2__)
-        /* 16 characters a step: the refused ones, and (lenient) a space and a
-         * TAB side by side, compared with the next character's block. */
+        /* 16 characters a step: the refused ones, and (lenient) a TAB beside
+         * white space, compared with the next character's block. */
         const __m128i cr = _mm_set1_epi8('\r'), tick = _mm_set1_epi8('`');
         const __m128i tilde = _mm_set1_epi8('~'), vt = _mm_set1_epi8('\v');
         const __m128i ff = _mm_set1_epi8('\f'), nbsp = _mm_set1_epi8((char)0xA0);
         const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-        const int lenient = self->lenient, fenced = refused['`'] != 0;
+        const int fenced = refused['`'] != 0;
         for (; i + 17 <= e; i += 16) {
             __m128i b = _mm_loadu_si128((const __m128i *)(p + i));
             __m128i hit = _mm_cmpeq_epi8(b, cr);
@@ -3706,41 +3717,54 @@ stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ss
                                                      _mm_cmpeq_epi8(b, tilde)));
             if (lenient) {
                 __m128i next = _mm_loadu_si128((const __m128i *)(p + i + 1));
-                hit = _mm_or_si128(hit, _mm_or_si128(_mm_cmpeq_epi8(b, vt),
-                                                     _mm_cmpeq_epi8(b, ff)));
-                hit = _mm_or_si128(hit, _mm_cmpeq_epi8(b, nbsp));
+                __m128i white = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(b, space), _mm_cmpeq_epi8(b, vt)),
+                    _mm_or_si128(_mm_cmpeq_epi8(b, ff), _mm_cmpeq_epi8(b, nbsp)));
+                __m128i next_white = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(next, space), _mm_cmpeq_epi8(next, vt)),
+                    _mm_or_si128(_mm_cmpeq_epi8(next, ff), _mm_cmpeq_epi8(next, nbsp)));
                 hit = _mm_or_si128(
-                    hit, _mm_or_si128(
-                             _mm_and_si128(_mm_cmpeq_epi8(b, space), _mm_cmpeq_epi8(next, tab)),
-                             _mm_and_si128(_mm_cmpeq_epi8(b, tab), _mm_cmpeq_epi8(next, space))));
+                    hit, _mm_or_si128(_mm_and_si128(white, _mm_cmpeq_epi8(next, tab)),
+                                      _mm_and_si128(_mm_cmpeq_epi8(b, tab), next_white)));
             }
             if (_mm_movemask_epi8(hit))
                 return 1;
         }
 #endif
         for (; i < e; i++) {
-            unsigned char bits = refused[p[i]];
-            if (bits) {
-                /* a TAB's neighbours are inside the line: its ends are not TABs */
-                if ((bits & REFUSE) || p[i - 1] == ' ' || p[i + 1] == ' ')
-                    return 1;
-            }
+            Py_UCS1 c = p[i];
+            if (refused[c] & REFUSE)
+                return 1;
+            /* a TAB's neighbours are inside the line: its ends are not TABs */
+            if (lenient && c == '\t' && ((refused[p[i - 1]] | refused[p[i + 1]]) & EDGE_SPACE))
+                return 1;
         }
         return 0;
     }
-    for (Py_ssize_t i = s; i < e; i++) {
-        Py_UCS4 c = PyUnicode_READ(ln->kind, ln->data, i);
-        unsigned char bits = c < 256 ? refused[c] : (self->lenient && is_js_space(c) ? REFUSE : 0);
-        if (bits && ((bits & REFUSE) || PyUnicode_READ(ln->kind, ln->data, i - 1) == ' ' ||
-                     PyUnicode_READ(ln->kind, ln->data, i + 1) == ' '))
-            return 1;
-    }
+/* UCS-2 and UCS-4 lines: each character read once at its own width. */
+#define DECLINED_WIDE(T)                                                               \
+    do {                                                                              \
+        const T *p_ = (const T *)ln->data;                                            \
+        for (Py_ssize_t i_ = s; i_ < e; i_++) {                                       \
+            Py_UCS4 c_ = p_[i_];                                                      \
+            if (c_ < 256 && (refused[c_] & REFUSE))                                   \
+                return 1;                                                             \
+            if (lenient && c_ == '\t' &&                                              \
+                (edge_space(self, p_[i_ - 1]) || edge_space(self, p_[i_ + 1])))        \
+                return 1;                                                             \
+        }                                                                             \
+    } while (0)
+    if (ln->kind == 2)
+        DECLINED_WIDE(Py_UCS2);
+    else
+        DECLINED_WIDE(Py_UCS4);
+#undef DECLINED_WIDE
     return 0;
 }
 
 /* Read the line [s, e) of text as the next row: 1 read (its event appended
  * to events, its value and line to the section's lists; the core disarmed
- * when one row is left), 0 declined, -1 error. */
+ * after the section's last row), 0 declined, -1 error. */
 static int
 stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t s, Py_ssize_t e)
 {
@@ -3780,8 +3804,8 @@ stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t 
     self->row++;
     self->line++;
     self->taken++;
-    if (--self->left < 2)
-        stream_rows_disarm(self); /* the last row ends the section: Python's */
+    if (--self->left == 0)
+        stream_rows_disarm(self); /* the section is complete: Python ends it */
     return 1;
 }
 
@@ -3812,7 +3836,8 @@ stream_rows_hand_over(StreamRows *self, PyObject *events, PyObject *rest)
     return events;
 }
 
-/* The largest character of text[0:end) (its kind's maximum may be larger). */
+/* The largest character of text[0:end), for the kind of a str holding it
+ * (text's own kind's maximum may be larger: a wider character may follow). */
 static Py_UCS4
 max_char(PyObject *text, Py_ssize_t end)
 {
@@ -3835,11 +3860,14 @@ static PyObject *
 join_line(PyObject *pieces, PyObject *text, Py_ssize_t end)
 {
     Py_ssize_t count = PyList_GET_SIZE(pieces), size = text == NULL ? 0 : end;
-    Py_UCS4 top = text == NULL ? 0 : max_char(text, end);
+    Py_UCS4 top = text == NULL ? 0
+                  : end == PyUnicode_GET_LENGTH(text) ? PyUnicode_MAX_CHAR_VALUE(text)
+                                                    : max_char(text, end);
     for (Py_ssize_t k = 0; k < count; k++) {
         PyObject *piece = PyList_GET_ITEM(pieces, k);
         Py_ssize_t n = PyUnicode_GET_LENGTH(piece);
-        Py_UCS4 most = max_char(piece, n);
+        /* a whole str is compact: its kind's maximum keeps the result's kind */
+        Py_UCS4 most = PyUnicode_MAX_CHAR_VALUE(piece);
         if (most > top)
             top = most;
         if (n > PY_SSIZE_T_MAX - size)

@@ -585,8 +585,8 @@ class StreamDecoder(Generic[T]):
         (:meth:`~eson._internal.wire.eson_line_reader.LineReader.plain_rows`)
         whose rows ``native.read_structs`` builds as the builder's row
         function does (:meth:`~eson._internal.codecs.eson_stream.ESONBuilder.plain_rows`),
-        in an unfenced document or inside its fence.  The core reads every
-        such row but the section's last, and hands any other line to
+        in an unfenced document or inside its fence.  The core reads such
+        rows up to the section's last, and hands any other line to
         :meth:`feed` with all that follows it.  It holds ``unfinished`` as the
         line begun (``None``: the splitter's).  Returns whether it is armed.
         """
@@ -604,7 +604,7 @@ class StreamDecoder(Generic[T]):
         ):
             return False
         counts = reader.plain_rows()  # (rows read, rows left)
-        if counts is None or counts[1] < 2:
+        if counts is None or not counts[1]:
             return False
         if unfinished is None:
             unfinished = self._splitter.take_unfinished()

@@ -429,14 +429,16 @@ class LineReader:
     def rows_read(self, rows: int) -> None:
         """Count ``rows`` rows of the open section read elsewhere, as :meth:`lines` would.
 
-        For the reader in front of this one (see :meth:`plain_rows`),
-        which reads fewer rows than the section has left: the last row, which
-        ends the section, is always read here.
+        For the reader in front of this one (see :meth:`plain_rows`); when
+        they are the section's last rows, the section ends here, as it ends
+        in :meth:`lines` after its last row.
         """
-        assert 0 < rows < self._left
+        assert 0 < rows <= self._left
         self._row += rows
         self._left -= rows
         self.line_no += rows
+        if not self._left:
+            self._section_done()
 
     def progress(self) -> tuple[str | None, int | None, int | None, int]:
         """Where reading stands: the section, its rows read, its declared rows, the line.
