@@ -469,3 +469,16 @@ def test_a_refused_character_is_found_at_every_offset(mark: str, lenient: bool, 
                 assert not declined(head + mark + tail + "\tq"), (at, length)
             else:
                 assert declined(head + mark + tail + "\tq"), (at, length)
+
+
+def test_a_stop_reason_without_final_is_refused_after_a_chunk_of_rows() -> None:
+    """The chunk handed to the core mid-way still ends with the Python feed's checks."""
+    text = _text(10)
+    fast: StreamDecoder[Any] = StreamDecoder(Doc, strict=True)
+    with pytest.raises(TypeError, match="final=True"):
+        fast.feed(text, stop_reason="length")
+    with pure():
+        slow: StreamDecoder[Any] = StreamDecoder(Doc, strict=True)
+        with pytest.raises(TypeError, match="final=True"):
+            slow.feed(text, stop_reason="length")
+    assert fast.close() == slow.close()

@@ -436,7 +436,12 @@ class StreamDecoder(Generic[T]):
                         self._filter = None
                 if self._headerless_read is not None:
                     lines = self._restart_at_header(lines)
-                if self._core is not None and not final and len(lines) > 2:
+                if (
+                    self._core is not None
+                    and not final
+                    and stop_reason is None
+                    and len(lines) > 2
+                ):
                     rest = self._read_to_rows(lines)
                 else:
                     self._read(lines)
