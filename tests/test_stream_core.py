@@ -311,6 +311,8 @@ def test_the_core_checks_what_it_is_armed_with() -> None:
         ("rows", eson.Event, [], [], 0, 2, 5, reading, False, False, "a\nb"),  # not one line
         ("rows", eson.Event, [], [], 0, 2, 5, (dict, ("a",), (31, 31), 0), False, False, ""),
         ("rows", eson.Event, [], [], 0, 2, 5, (dict, (1, 2), (31, 31), 0), False, False, ""),
+        ("rows", eson.Event, [], [], 0, 2, 5, (dict, ("a", "b"), (31, 31), 2**32 + 1), False, False, ""),
+        ("rows", eson.Event, [], [], 0, 2, 5, (dict, ("a", "b"), (31, 31), 2**70), False, False, ""),
     ]:
         with pytest.raises(TypeError):
             core.arm(*bad)

@@ -3588,11 +3588,13 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     }
     PyObject *cls = PyTuple_GET_ITEM(reading, 0), *slots = PyTuple_GET_ITEM(reading, 1);
     PyObject *kinds = PyTuple_GET_ITEM(reading, 2);
-    int numbered = PyLong_Check(PyTuple_GET_ITEM(reading, 3))
-                       ? (int)PyLong_AsLong(PyTuple_GET_ITEM(reading, 3))
-                       : -1;
-    if (numbered == -1 && PyErr_Occurred())
+    int overflow = 0;
+    long mode = PyLong_Check(PyTuple_GET_ITEM(reading, 3))
+                    ? PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(reading, 3), &overflow)
+                    : -1;
+    if (mode == -1 && PyErr_Occurred())
         return NULL;
+    int numbered = overflow || mode < 0 || mode > 2 ? -1 : (int)mode; /* -1: refused below */
     if (!PyType_Check(cls) || !PyTuple_Check(slots) || !PyTuple_Check(kinds) ||
         PyUnicode_FindChar(pending, '\n', 0, PyUnicode_GET_LENGTH(pending), 1) != -1) {
         PyErr_SetString(PyExc_TypeError, "StreamRows.arm: a class, slots, kinds; one line pending");
