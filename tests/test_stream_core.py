@@ -484,3 +484,4 @@ def test_a_stop_reason_without_final_is_refused_after_a_chunk_of_rows() -> None:
         with pytest.raises(TypeError, match="final=True"):
             slow.feed(text, stop_reason="length")
     assert fast.close() == slow.close()
+
