@@ -325,7 +325,7 @@ def test_the_core_checks_what_it_is_armed_with() -> None:
         eson.Event("rows", 1, {"a": 1, "b": 2}),
         eson.Event("rows", 2, {"a": 3, "b": 4}),
     ]
-    assert core.take() == (2, "")
+    assert core.take() == (2, "", None)
     assert core.take() is None
 
 
@@ -345,7 +345,7 @@ def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
     assert events == [eson.Event("rows", 1, {"a": 1, "b": 2}), "python"]
     assert handed == ["3\t`4\n5\t6\npart"]
     assert not core.armed
-    assert core.take() == (1, "")
+    assert core.take() == (1, "", None)
     # after the section's last row, the rest of the chunk is Python's
     core.arm("rows", eson.Event, None, None, 0, 1, 2, reading, False, False, "")
     assert core.feed("1\t2\n3\t4\nk=1\n") == [
@@ -354,7 +354,7 @@ def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
         "python",
     ]
     assert handed[-1] == "k=1\n"
-    assert core.take() == (2, "")
+    assert core.take() == (2, "", None)
 
 
 @pytest.mark.parametrize(
@@ -399,7 +399,7 @@ def test_a_lenient_core_reads_non_ascii_rows() -> None:
     assert events == [eson.Event("rows", 1, {"a": 1, "b": "café \U0001f600 東京"})]
 
 
-def test_pydantic_rows_stay_in_python() -> None:
+def test_streamed_pydantic_rows_are_model_instances() -> None:
     text = eson.encode(PDoc(title="x", rows=[PRow(id=i, name="n", ok=True) for i in range(5)]))
     decoder: StreamDecoder[Any] = StreamDecoder(PDoc)
     for line in text.splitlines(keepends=True):
@@ -485,3 +485,76 @@ def test_a_stop_reason_without_final_is_refused_after_a_chunk_of_rows() -> None:
             slow.feed(text, stop_reason="length")
     assert fast.close() == slow.close()
 
+
+
+class Checked(eson.Record):
+    """A Pydantic record whose validator counts its calls and refuses a negative score."""
+
+    id: int
+    name: str
+    score: float
+
+    @pydantic.field_validator("score")
+    @classmethod
+    def _count(cls, value: float) -> float:
+        CALLS.append(value)
+        if value < 0:
+            raise ValueError("negative score")
+        return value
+
+
+class CheckedDoc(eson.Message):
+    title: str
+    rows: list[Checked]
+
+
+CALLS: list[float] = []
+
+
+@pytest.mark.parametrize("bad", [None, 1, 7, 20])
+@pytest.mark.parametrize("size", [1, 7, 64, 1 << 20])
+@pytest.mark.parametrize("strict", [True, False])
+def test_pydantic_rows_are_validated_once_each_as_python_does(
+    bad: int | None, size: int, strict: bool
+) -> None:
+    """The core validates each Pydantic row's dict with the record's own check: same calls, same error."""
+    rows = [
+        Checked(id=i, name=f"row {i}", score=float(i)) for i in range(1, 21)
+    ]
+    text = eson.encode(CheckedDoc(title="t", rows=rows))
+    if bad is not None:
+        text = text.replace(f"\t{float(bad)}\n", f"\t-{float(bad)}\n")
+    chunks = [text[at : at + size] for at in range(0, len(text), size)]
+    CALLS.clear()
+    fast = run(CheckedDoc, chunks, {"strict": strict}, "close")
+    fast_calls = list(CALLS)
+    CALLS.clear()
+    with pure():
+        slow = run(CheckedDoc, chunks, {"strict": strict}, "close")
+    assert fast_calls == CALLS  # every row validated once, in order, as in Python
+    assert len(fast) == len(slow)
+    for got, want in zip(fast, slow):
+        assert got[0] == want[0]
+        assert got[1] == want[1]
+    if bad is not None:
+        error = next(item for item in fast if item[0] == "error")[1]
+        assert error[2]["row"] == bad and error[2]["field"] == "score"
+
+
+def test_pydantic_rows_go_through_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [Checked(id=i, name="n", score=0.5) for i in range(300)]
+    text = eson.encode(CheckedDoc(title="t", rows=rows))
+    read = 0
+    python_lines = eson_line_reader.LineReader.lines
+
+    def counted_lines(self: eson_line_reader.LineReader, lines: list[str]) -> None:
+        nonlocal read
+        read += len(lines)
+        python_lines(self, lines)
+
+    monkeypatch.setattr(eson_line_reader.LineReader, "lines", counted_lines)
+    decoder: StreamDecoder[Any] = StreamDecoder(CheckedDoc)
+    for at in range(0, len(text), 64):
+        decoder.feed(text[at : at + 64])
+    assert decoder.close() == eson.decode(text, type=CheckedDoc)
+    assert read <= 8, read  # of 303 lines: the header, the title, the head, the first chunk

@@ -3466,6 +3466,8 @@ typedef struct {
     PyObject *rows;    /* the section's values, or NULL (keep=False) */
     PyObject *lines;   /* the rows' line numbers, or NULL */
     PyObject *cls, *slots, *kinds; /* what the plan reads (kinds: private copies) */
+    PyObject *check;   /* makes a row's dict the row's value (Pydantic), or NULL */
+    PyObject *failure; /* the exception check raised, for take(), or NULL */
     RowPlan plan;
     int armed;
     int busy;          /* inside feed: no re-entry */
@@ -3491,6 +3493,7 @@ stream_rows_disarm(StreamRows *self)
     Py_CLEAR(self->cls);
     Py_CLEAR(self->slots);
     Py_CLEAR(self->kinds);
+    Py_CLEAR(self->check);
 }
 
 static int
@@ -3505,6 +3508,8 @@ stream_rows_traverse(StreamRows *self, visitproc visit, void *arg)
     Py_VISIT(self->cls);
     Py_VISIT(self->slots);
     Py_VISIT(self->kinds);
+    Py_VISIT(self->check);
+    Py_VISIT(self->failure);
     return 0;
 }
 
@@ -3515,6 +3520,7 @@ stream_rows_clear(StreamRows *self)
 {
     stream_rows_disarm(self);
     Py_CLEAR(self->slow);
+    Py_CLEAR(self->failure);
     return 0;
 }
 
@@ -3554,24 +3560,28 @@ stream_rows_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 }
 
 /* arm(name, event_type, rows, lines, row, line, left, reading,
- *     lenient, fenced, pending) -> None
+ *     lenient, fenced, pending, check=None) -> None
  *
  * Read the rows of the open section from the next line on: reading is
  * read_structs' (cls, slots, kinds, numbered) for its rows, row and line
  * the numbers of the last row and line read, left (at least 1) the rows it
- * still expects, pending the unfinished line the splitter held. */
+ * still expects, pending the unfinished line the splitter held.  With a
+ * check (dict rows only), each row's value is check(row_dict, name, row,
+ * line); when it raises, the row's line is consumed, the exception kept for
+ * take(), and the rest goes to slow. */
 static PyObject *
 stream_rows_arm(StreamRows *self, PyObject *args)
 {
-    PyObject *name, *event_type, *rows, *lines, *reading, *pending;
+    PyObject *name, *event_type, *rows, *lines, *reading, *pending, *check = Py_None;
     Py_ssize_t row, line, left;
     int lenient, fenced;
-    if (!PyArg_ParseTuple(args, "UO!OOnnnO!ppU:arm", &name, &PyType_Type, &event_type,
+    if (!PyArg_ParseTuple(args, "UO!OOnnnO!ppU|O:arm", &name, &PyType_Type, &event_type,
                           &rows, &lines, &row, &line, &left,
-                          &PyTuple_Type, &reading, &lenient, &fenced, &pending))
+                          &PyTuple_Type, &reading, &lenient, &fenced, &pending, &check))
         return NULL;
     PyTypeObject *et = (PyTypeObject *)event_type;
-    if (self->busy || self->armed || self->taken || PyList_GET_SIZE(self->pending)) {
+    if (self->busy || self->armed || self->taken || self->failure != NULL ||
+        PyList_GET_SIZE(self->pending)) {
         PyErr_SetString(PyExc_TypeError, "StreamRows.arm: take() first");
         return NULL;
     }
@@ -3580,10 +3590,12 @@ stream_rows_arm(StreamRows *self, PyObject *args)
         (rows != Py_None && !PyList_CheckExact(rows)) ||
         (lines != Py_None && !PyList_CheckExact(lines)) || row < 0 || line < 0 || left < 1 ||
         !PyUnicode_CheckExact(name) || !PyUnicode_CheckExact(pending) ||
-        PyTuple_GET_SIZE(reading) != 4) {
+        PyTuple_GET_SIZE(reading) != 4 ||
+        (check != Py_None &&
+         (!PyCallable_Check(check) || PyTuple_GET_ITEM(reading, 0) != (PyObject *)&PyDict_Type))) {
         PyErr_SetString(PyExc_TypeError,
                         "StreamRows.arm: a tuple type of no more fields, lists, counts,"
-                        " a row left, a (cls, slots, kinds, numbered) reading");
+                        " a row left, a (cls, slots, kinds, numbered) reading, a check of dicts");
         return NULL;
     }
     PyObject *cls = PyTuple_GET_ITEM(reading, 0), *slots = PyTuple_GET_ITEM(reading, 1);
@@ -3627,6 +3639,7 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     self->event_type = Py_NewRef(event_type);
     self->rows = rows == Py_None ? NULL : Py_NewRef(rows);
     self->lines = lines == Py_None ? NULL : Py_NewRef(lines);
+    self->check = check == Py_None ? NULL : Py_NewRef(check);
     self->row = row;
     self->line = line;
     self->left = left;
@@ -3649,8 +3662,9 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* take() -> (rows, pending) | None: the rows read since the last take and
- * the unfinished line held (""); the core is disarmed.  None when it holds
+/* take() -> (rows, pending, failure) | None: the rows read since the last
+ * take, the unfinished line held ("") and the exception a check raised on
+ * the row after them (None); the core is disarmed.  None when it holds
  * nothing and is not armed. */
 static PyObject *
 stream_rows_take(StreamRows *self, PyObject *unused)
@@ -3659,7 +3673,7 @@ stream_rows_take(StreamRows *self, PyObject *unused)
         PyErr_SetString(PyExc_TypeError, "StreamRows.take: inside feed");
         return NULL;
     }
-    if (!self->armed && !self->taken && !PyList_GET_SIZE(self->pending))
+    if (!self->armed && !self->taken && self->failure == NULL && !PyList_GET_SIZE(self->pending))
         Py_RETURN_NONE;
     stream_rows_disarm(self);
     PyObject *pending = join_line(self->pending, NULL, 0);
@@ -3667,7 +3681,9 @@ stream_rows_take(StreamRows *self, PyObject *unused)
         Py_CLEAR(pending);
     if (pending == NULL)
         return NULL;
-    PyObject *out = Py_BuildValue("(nN)", self->taken, pending);
+    PyObject *failure = self->failure != NULL ? self->failure : Py_NewRef(Py_None);
+    self->failure = NULL;
+    PyObject *out = Py_BuildValue("(nNN)", self->taken, pending, failure);
     self->taken = 0;
     return out;
 }
@@ -3766,7 +3782,8 @@ stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ss
 
 /* Read the line [s, e) of text as the next row: 1 read (its event appended
  * to events, its value and line to the section's lists; the core disarmed
- * after the section's last row), 0 declined, -1 error. */
+ * after the section's last row), 0 declined, 2 consumed but its check
+ * raised (kept in failure), -1 error. */
 static int
 stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t s, Py_ssize_t e)
 {
@@ -3780,6 +3797,36 @@ stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t 
     int done = row_plan_read(&self->plan, &ln, s, e, e, self->row + 1, &value);
     if (done <= 0)
         return done;
+    if (self->check != NULL) {
+        /* Python code runs here (the framework's validation): the core is
+         * busy, so it is neither fed, armed nor taken from meanwhile. */
+        PyObject *row = PyLong_FromSsize_t(self->row + 1);
+        PyObject *at = PyLong_FromSsize_t(self->line + 1);
+        PyObject *checked = NULL;
+        if (row != NULL && at != NULL) {
+            PyObject *call[4] = {value, self->name, row, at};
+            checked = PyObject_Vectorcall(self->check, call, 4, NULL);
+        }
+        Py_XDECREF(row);
+        Py_XDECREF(at);
+        Py_DECREF(value);
+        if (checked == NULL) {
+            if (row == NULL || at == NULL || PyErr_ExceptionMatches(PyExc_MemoryError))
+                return -1;
+            PyObject *type, *exc, *tb;
+            PyErr_Fetch(&type, &exc, &tb);
+            PyErr_NormalizeException(&type, &exc, &tb);
+            if (tb != NULL && exc != NULL)
+                PyException_SetTraceback(exc, tb);
+            Py_XDECREF(type);
+            Py_XDECREF(tb);
+            if (exc == NULL)
+                return -1;
+            self->failure = exc;
+            return 2;
+        }
+        value = checked;
+    }
     PyTypeObject *et = (PyTypeObject *)self->event_type;
     PyObject *event = et->tp_alloc(et, 3);
     PyObject *number = PyLong_FromSsize_t(self->row + 1);
@@ -3939,6 +3986,12 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
         Py_DECREF(first);
         if (got < 0)
             goto failed;
+        if (got == 2) { /* the rest after the failed row is Python's */
+            if (PyList_SetSlice(self->pending, 0, PY_SSIZE_T_MAX, NULL) < 0)
+                goto failed;
+            self->busy = 0;
+            return stream_rows_hand_over(self, events, PyUnicode_Substring(chunk, nl + 1, length));
+        }
         if (got == 0) {
             PyObject *rest = join_line(self->pending, chunk, length);
             if (PyList_SetSlice(self->pending, 0, PY_SSIZE_T_MAX, NULL) < 0)
@@ -3964,6 +4017,10 @@ stream_rows_feed(StreamRows *self, PyObject *const *args, size_t nargsf, PyObjec
             break;
         }
         pos = nl + 1;
+        if (got == 2) { /* the rest after the failed row is Python's */
+            declined = 1;
+            break;
+        }
     }
     self->busy = 0;
     if (declined || !self->armed) /* a declined line, or the section's last row */
@@ -3989,8 +4046,9 @@ static PyMethodDef stream_rows_methods[] = {
      "feed(chunk, *, final=False, stop_reason=None) -> list"},
     {"arm", (PyCFunction)stream_rows_arm, METH_VARARGS,
      "arm(name, event_type, rows, lines, row, line, left, reading, lenient, fenced,"
-     " pending) -> None"},
-    {"take", (PyCFunction)stream_rows_take, METH_NOARGS, "take() -> (rows, pending) | None"},
+     " pending, check=None) -> None"},
+    {"take", (PyCFunction)stream_rows_take, METH_NOARGS,
+     "take() -> (rows, pending, failure) | None"},
     {NULL, NULL, 0, NULL},
 };
 

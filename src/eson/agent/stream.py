@@ -615,7 +615,7 @@ class StreamDecoder(Generic[T]):
             unfinished = self._splitter.take_unfinished()
             if unfinished is None:
                 return False
-        name, reading, rows, lines = plain
+        name, reading, rows, lines, check = plain
         self._core.arm(
             name,
             Event,
@@ -628,6 +628,7 @@ class StreamDecoder(Generic[T]):
             not self.options.strict,
             found is not None,
             unfinished,
+            check,
         )
         return True
 
@@ -636,12 +637,16 @@ class StreamDecoder(Generic[T]):
         found = self._core.take()
         if found is None:
             return
-        rows, unfinished = found
+        rows, unfinished, failure = found
+        reader = self._reader
+        assert isinstance(reader, eson_line_reader.LineReader)
         if rows:
-            reader = self._reader
-            assert isinstance(reader, eson_line_reader.LineReader)
             reader.rows_read(rows)
-        self._splitter.give_back(rows, unfinished)
+        self._splitter.give_back(rows + (failure is not None), unfinished)
+        if failure is not None:  # the check of the row after them raised
+            if not isinstance(failure, DecodeError):
+                raise failure  # as from the Python row function
+            reader.row_failed(failure)
 
     def _restart_at_header(self, lines: list[str]) -> list[str]:
         """(ESON reply) Begin the document again at an ``!eson/`` header line, if one comes.

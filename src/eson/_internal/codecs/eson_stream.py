@@ -125,6 +125,9 @@ class _Section:
         else:
             self.items = [None] * len(fields)
             self.texts = [False] * len(fields)
+        self.skip = skip
+        self.constructor = plan.constructor if plan is not None else None
+        self.check: RecordCheck | None = None
         self.row: RowHandler = self._compile(head, plan, skip)
 
     def cell(self, position: int, text: str, row: int, line: int) -> Any:
@@ -176,6 +179,7 @@ class _Section:
             if plan is not None
             else None
         )
+        self.check = check
         handler, line_handler = factory(
             self.cell, builder.events.append, self.rows.append, keep_line, self.name, check
         )
@@ -190,6 +194,15 @@ class _Section:
             elif self.rows:
                 builder.document[self.name] = self.rows[0]
 
+
+#: What :meth:`ESONBuilder.plain_rows` gives: the section's name, the
+#: ``native.read_structs`` reading of its rows, the lists of their values and
+#: line numbers, and the check that makes a row's dict its value.
+PlainRows = tuple[str, Reading, "list[Any] | None", "list[int] | None", "RecordCheck | None"]
+
+# read_structs kinds: any cell read_cell reads; a str only.
+_ANY_CELL = 31
+_TEXT_CELL = 1
 
 #: Row-function factories of untyped sections, by layout.
 _UNTYPED_FACTORIES: dict[tuple[Any, ...], Callable[..., Handlers]] = {}
@@ -551,34 +564,52 @@ class ESONBuilder:
         self._open = _Section(self, head, item, plan)
         return self._open.row, self._open.line
 
-    def plain_rows(self) -> tuple[str, Reading, list[Any] | None, list[int] | None] | None:
+    def plain_rows(self) -> PlainRows | None:
         """How the accelerator's stream core may read the open section's rows, or ``None``.
 
         For an open record array whose rows ``native.read_structs`` can
-        build as this builder's row function builds them (the typed
-        reader's :meth:`~eson._internal.codecs.eson_decode.DocumentReader.reading`,
-        or dicts untyped): its name, that reading, and the lists the row
-        function appends each row's value and line number to (``None``
-        with ``keep=False``).
+        build as this builder's row function builds them: the typed
+        reader's :meth:`~eson._internal.codecs.eson_decode.DocumentReader.reading_of`
+        (msgspec Structs), dicts untyped, or (a binding that validates each
+        record's dict: Pydantic) the row function's dict, cell for cell, and
+        the record check that validates it.  Gives the section's name, that
+        reading, the lists the row function appends each row's value and
+        line number to (``None`` with ``keep=False``) and the check.
         """
         section = self._open
         if section is None:
             return None
         if section.plain is _MISSING:
             section.plain = None
-            head = section.head
-            if head.kind == "records":
-                if self.cls is None:
-                    reading = dict_reading(head)
-                else:
-                    reading = reader_for(self.cls).reading_of(head)
-                if reading is not None:
-                    section.plain = (
-                        (section.name, reading, section.rows, self.lines.rows[section.name])
-                        if self.keep
-                        else (section.name, reading, None, None)
-                    )
+            reading, check = self._reading(section)
+            if reading is not None:
+                keep = (section.rows, self.lines.rows[section.name]) if self.keep else (None, None)
+                section.plain = (section.name, reading, *keep, check)
         return section.plain  # type: ignore[no-any-return]
+
+    def _reading(self, section: _Section) -> tuple[Reading | None, RecordCheck | None]:
+        head = section.head
+        if head.kind != "records":
+            return None, None
+        if self.cls is None:
+            return dict_reading(head), None
+        reading = reader_for(self.cls).reading_of(head)
+        if reading is not None:
+            return reading, None
+        check = section.check
+        fields = section.fields
+        if check is None or section.constructor is not None or not 2 <= len(fields) <= 64:
+            return None, None
+        # The dict the row function passes to the check: each cell as
+        # decode_cell reads it, a known cell as known_cells maps it, and
+        # (lenient) a text field's cell only when it reads as text (else the
+        # row function repairs it: Python's).
+        kinds: list[int | dict[str, Any]] = []
+        for item, text in zip(section.items, section.texts):
+            known = known_cells(item) if item is not None else None
+            kinds.append(known if known is not None else _TEXT_CELL if text else _ANY_CELL)
+        numbered = 2 if section.skip else int(fields[0] == "n")
+        return (dict, fields, tuple(kinds), numbered), check
 
     def _scalar(self, cell: str, item: FieldSchema | None, name: str, line: int) -> Any:
         try:

@@ -440,6 +440,15 @@ class LineReader:
         if not self._left:
             self._section_done()
 
+    def row_failed(self, error: DecodeError) -> None:
+        """The open section's next row, read elsewhere, failed with ``error``, as in :meth:`lines`.
+
+        Its error waits, as a bad row's does (see the module documentation).
+        """
+        self.line_no += 1
+        self._row += 1
+        self._defer(error)
+
     def progress(self) -> tuple[str | None, int | None, int | None, int]:
         """Where reading stands: the section, its rows read, its declared rows, the line.
 
