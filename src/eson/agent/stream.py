@@ -228,9 +228,10 @@ class StreamDecoder(Generic[T]):
 
     With the C accelerator, an ESON decoder's ``feed`` is its stream core's
     (``_speedups.StreamRows.feed``): it reads the plain rows of a record
-    array (msgspec Structs or plain dicts) itself and hands every other line
-    to the Python ``feed`` documented here, which it equals in every event,
-    value and error.  A subclass that overrides ``feed`` is read by Python.
+    array itself (msgspec Structs and plain dicts built in C, a Pydantic
+    row's dict handed to its validation) and hands every other line to the
+    Python ``feed`` documented here, which it equals in every event, value
+    and error.  A subclass that overrides ``feed`` is read by Python.
 
     Every error is an :class:`eson.ESONError` whose lines count lines of the
     whole stream, with a ``feedback`` text for the model.  Events are the
