@@ -371,6 +371,7 @@ class StreamDecoder(Generic[T]):
         # feed (see _arm; _speedups.c, StreamRows).  Its feed is this
         # instance's, unless a subclass has its own.
         self._core: Any = None
+        self._handing = False  # the core is reading the rest of a chunk (see feed)
         if (
             native is not None
             and format == "eson"
@@ -442,6 +443,7 @@ class StreamDecoder(Generic[T]):
                     and not final
                     and stop_reason is None
                     and len(lines) > 2
+                    and not self._handing
                 ):
                     rest = self._read_to_rows(lines)
                 else:
@@ -454,7 +456,13 @@ class StreamDecoder(Generic[T]):
         taken = events[:] if events else []
         events.clear()
         if rest is not None:  # the rest of the chunk is rows: the core reads it
-            taken.extend(self._core.feed(rest))
+            # What the core hands back from it is read here whole: one
+            # hand-over a chunk, so no chain of calls grows with its lines.
+            self._handing = True
+            try:
+                taken.extend(self._core.feed(rest))
+            finally:
+                self._handing = False
             return taken
         if final:
             self.close(stop_reason=stop_reason)
@@ -555,13 +563,13 @@ class StreamDecoder(Generic[T]):
         """Read ``lines`` up to a run of rows the stream core may read; the rest as its text.
 
         For a chunk of many lines: entry lines are read one at a time, a
-        section's rows as one batch, until a head line opens a record array
-        whose next rows the core may read (see :meth:`_arm`).  Returns the
+        section's rows as one batch, until the next lines are rows the core
+        may read (see :meth:`_arm`).  Returns the
         lines after that head and the unfinished line, as one text for the
         core's ``feed`` (``None``: every line was read here).
         """
         unfinished = self._splitter.take_unfinished()
-        if unfinished is None:  # bytes arrived: no core
+        if unfinished is None:  # a UTF-8 character is split: the next chunk is Python's
             self._read(lines)
             return None
         reader = self._reader
@@ -569,14 +577,12 @@ class StreamDecoder(Generic[T]):
         read = self._read
         index, total = 0, len(lines)
         while index < total:
+            # The first line is always read here: it may be one the core
+            # handed back.  Then an entry line at a time, or a section's rows.
             left = reader.rows_left
-            if left:
-                stop = min(total, index + left)
-                read(lines[index:stop])
-                index = stop
-                continue
-            read(lines[index : index + 1])
-            index += 1
+            stop = min(total, index + (left if left and index else 1))
+            read(lines[index:stop])
+            index = stop
             if index < total and self._arm(""):
                 self._splitter.unsplit(total - index)
                 lines.append(unfinished)

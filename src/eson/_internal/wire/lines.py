@@ -92,11 +92,12 @@ class LineSplitter:
     def take_unfinished(self) -> str | None:
         """The unfinished line held (``""`` for none), handed to a reader in front of this one.
 
-        ``None`` (and nothing taken) before the first text, or once a
-        ``bytes`` chunk has arrived: then every chunk must come here.  The
-        reader in front gives back what it holds with :meth:`give_back`.
+        ``None`` (and nothing taken) before the first text, or while the
+        bytes of a UTF-8 character split across ``bytes`` chunks wait here:
+        then the next chunk must come here.  The reader in front gives back
+        what it holds with :meth:`give_back`.
         """
-        if not self._started or self._decoder is not None:
+        if not self._started or (self._decoder is not None and self._decoder.getstate()[0]):
             return None
         text = "".join(self._pending)
         self._pending.clear()
