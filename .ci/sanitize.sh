@@ -37,7 +37,7 @@ export TYPED_ESON_FUZZ_EXAMPLES="${TYPED_ESON_FUZZ_EXAMPLES:-600}"
 # reader's contract (ESON and TOON rows, tests/test_speedups_read_structs.py) and the
 # stream core against the Python stream (tests/test_stream_core.py) run here too.
 export TYPED_ESON_ACCEL_FUZZ_CASES="${TYPED_ESON_ACCEL_FUZZ_CASES:-1000}"
-"$python" -m pytest -q -p no:cacheprovider \
+"$python" -m pytest -q -n auto -p no:cacheprovider \
   tests/test_speedups_differential.py tests/test_speedups_hostile.py tests/test_speedups_fuzz.py \
   tests/test_speedups_read_structs.py tests/test_stream_core.py \
   tests/test_eson_conformance.py tests/test_fuzz.py
