@@ -29,6 +29,7 @@ import eson
 import eson.msgspec
 from eson import StreamDecoder
 from eson._internal import accelerator
+from eson._internal.accelerator import ANY_PLAIN
 from eson._internal.wire import eson_line_reader
 
 pytestmark = pytest.mark.usefixtures("_accelerated")
@@ -304,7 +305,7 @@ def test_the_core_checks_what_it_is_armed_with() -> None:
     assert not core.armed
     with pytest.raises(TypeError):
         native.StreamRows(42)
-    reading = (dict, ("a", "b"), (31, 31), 0)
+    reading = _dict_reading(2)
     bad: tuple[Any, ...]
     for bad in [
         ("rows", eson.Event, [], [], 0, 2, 0, reading, False, False, ""),  # no row left
@@ -331,25 +332,39 @@ def test_the_core_checks_what_it_is_armed_with() -> None:
     assert core.take() is None
 
 
-def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
+def _armed_core(
+    lenient: bool, fenced: bool, *, width: int = 2, left: int = 10, answer: tuple[Any, ...] = ()
+) -> tuple[Any, list[str]]:
+    """A core armed for dict rows of ``width`` columns ("a", "b", ...), ``left`` rows to go.
+
+    Also the list of the texts it hands to Python, which returns ``answer``.
+    """
     native = accelerator.native
     assert native is not None
     handed: list[str] = []
 
     def slow(text: str) -> list[Any]:
         handed.append(text)
-        return ["python"]
+        return list(answer)
 
     core = native.StreamRows(slow)
-    reading = (dict, ("a", "b"), (31, 31), 0)
-    core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, True, True, "")
+    core.arm("rows", eson.Event, None, None, 0, 1, left, _dict_reading(width), lenient, fenced, "")
+    return core, handed
+
+
+def _dict_reading(width: int) -> tuple[Any, ...]:
+    return dict, tuple("abc"[:width]), (ANY_PLAIN,) * width, 0
+
+
+def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
+    core, handed = _armed_core(True, True, answer=("python",))
     events = core.feed("1\t2\n3\t`4\n5\t6\npart")
     assert events == [eson.Event("rows", 1, {"a": 1, "b": 2}), "python"]
     assert handed == ["3\t`4\n5\t6\npart"]
     assert not core.armed
     assert core.take() == (1, "", None)
     # after the section's last row, the rest of the chunk is Python's
-    core.arm("rows", eson.Event, None, None, 0, 1, 2, reading, False, False, "")
+    core.arm("rows", eson.Event, None, None, 0, 1, 2, _dict_reading(2), False, False, "")
     assert core.feed("1\t2\n3\t4\nk=1\n") == [
         eson.Event("rows", 1, {"a": 1, "b": 2}),
         eson.Event("rows", 2, {"a": 3, "b": 4}),
@@ -375,28 +390,14 @@ def test_the_core_hands_a_declined_line_and_what_follows_to_python() -> None:
     ],
 )
 def test_lines_a_lenient_repair_may_touch_are_declined(line: str, lenient: bool) -> None:
-    native = accelerator.native
-    assert native is not None
-    handed: list[str] = []
-
-    def slow(text: str) -> list[Any]:
-        handed.append(text)
-        return []
-
-    core = native.StreamRows(slow)
-    reading = (dict, ("a", "b"), (31, 31), 0)
-    core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, lenient, False, "")
+    core, handed = _armed_core(lenient, False)
     assert core.feed(line + "\n") == []
     assert handed == [line + "\n"]
 
 
 def test_a_lenient_core_reads_non_ascii_rows() -> None:
     """Only white space can be repaired: other non-ASCII text is read by the core."""
-    native = accelerator.native
-    assert native is not None
-    core = native.StreamRows(lambda text: ["python"])
-    reading = (dict, ("a", "b"), (31, 31), 0)
-    core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, True, False, "")
+    core, _ = _armed_core(True, False, answer=("python",))
     events = core.feed("1\tcafé \U0001f600 東京\n")
     assert events == [eson.Event("rows", 1, {"a": 1, "b": "café \U0001f600 東京"})]
 
@@ -446,23 +447,12 @@ def test_a_refused_character_is_found_at_every_offset(mark: str, lenient: bool, 
     (lenient) white space declines it beside a TAB, where a repair would
     strip it, and is a cell's text anywhere else.
     """
-    native = accelerator.native
-    assert native is not None
-    handed: list[str] = []
-
-    def slow(text: str) -> list[Any]:
-        handed.append(text)
-        return []
-
     def declined(line: str) -> bool:
-        core = native.StreamRows(slow)
-        core.arm("rows", eson.Event, None, None, 0, 1, 10, reading, lenient, fenced, "")
-        handed.clear()
+        core, handed = _armed_core(lenient, fenced, width=3)
         events = core.feed(line + "\n")
         assert (events == [] and handed == [line + "\n"]) or (len(events) == 1 and not handed)
         return not events
 
-    reading = (dict, ("a", "b", "c"), (31, 31, 31), 0)
     for length in (20, 40, 70):
         for at in range(1, length):
             head, tail = "1\tx" + "y" * at, "z" * (length - at)

@@ -3650,8 +3650,10 @@ stream_rows_arm(StreamRows *self, PyObject *args)
         self->refused['`'] = self->refused['~'] = REFUSE;
     if (lenient) {
         /* JavaScript's white space but TAB and LF, below 256 (CR is refused) */
-        self->refused[' '] = self->refused['\v'] = self->refused['\f'] = EDGE_SPACE;
-        self->refused[0xA0] = EDGE_SPACE;
+        for (Py_UCS4 c = 0; c < 256; c++) {
+            if (is_js_space(c) && c != '\t' && c != '\n')
+                self->refused[c] |= EDGE_SPACE;
+        }
     }
     if (PyUnicode_GET_LENGTH(pending)) {
         if (PyList_Append(self->pending, pending) < 0) {
@@ -3721,7 +3723,9 @@ stream_line_declined(const StreamRows *self, const Line *ln, Py_ssize_t s, Py_ss
         Py_ssize_t i = s;
 #if defined(__SSE2__)
         /* 16 characters a step: the refused ones, and (lenient) a TAB beside
-         * white space, compared with the next character's block. */
+         * white space, compared with the next character's block.  The
+         * compares spell the table's set below 256 (is_js_space: space, VT,
+         * FF, CR, no-break space; TAB and LF are row structure). */
         const __m128i cr = _mm_set1_epi8('\r'), tick = _mm_set1_epi8('`');
         const __m128i tilde = _mm_set1_epi8('~'), vt = _mm_set1_epi8('\v');
         const __m128i ff = _mm_set1_epi8('\f'), nbsp = _mm_set1_epi8((char)0xA0);

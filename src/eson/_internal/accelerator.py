@@ -96,6 +96,10 @@ def type_mask(types: frozenset[type] | set[type]) -> int:
 #: The plain value types: a value of one of them converts to itself.
 _PLAIN_TYPES = (str, int, float, bool, type(None))
 
+#: ``read_structs`` kinds: a column taking any cell ``read_cell`` reads, and one taking text only.
+ANY_PLAIN = type_mask(set(_PLAIN_TYPES))
+TEXT_ONLY = type_mask({str})
+
 
 def plain_mask(annotation: object) -> int:
     """The type bits of the cell values valid as they are for ``annotation``, or 0.

@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from eson._internal.accelerator import ANY_PLAIN, TEXT_ONLY
 from eson._internal.codecs.eson_decode import known_cells
 from eson._internal.codecs.eson_typed import reader_for
 from eson._internal.codecs.generated import compile_function
@@ -199,10 +200,6 @@ class _Section:
 #: ``native.read_structs`` reading of its rows, the lists of their values and
 #: line numbers, and the check that makes a row's dict its value.
 PlainRows = tuple[str, Reading, "list[Any] | None", "list[int] | None", "RecordCheck | None"]
-
-# read_structs kinds: any cell read_cell reads; a str only.
-_ANY_CELL = 31
-_TEXT_CELL = 1
 
 #: Row-function factories of untyped sections, by layout.
 _UNTYPED_FACTORIES: dict[tuple[Any, ...], Callable[..., Handlers]] = {}
@@ -607,7 +604,7 @@ class ESONBuilder:
         kinds: list[int | dict[str, Any]] = []
         for item, text in zip(section.items, section.texts):
             known = known_cells(item) if item is not None else None
-            kinds.append(known if known is not None else _TEXT_CELL if text else _ANY_CELL)
+            kinds.append(known if known is not None else TEXT_ONLY if text else ANY_PLAIN)
         numbered = 2 if section.skip else int(fields[0] == "n")
         return (dict, fields, tuple(kinds), numbered), check
 

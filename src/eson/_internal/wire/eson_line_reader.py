@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
-from eson._internal.accelerator import native
+from eson._internal.accelerator import ANY_PLAIN, native
 from eson._internal.wire.eson_lenient import CELL_SPACE, HEAD_SPACE, body_has_edge_space, strip_row
 from eson._internal.wire.eson_reader import (
     HEADER,
@@ -997,8 +997,6 @@ def _untyped(section: Section, log: RepairLog | None) -> Any:
     return decode_section(section)
 
 
-# Untyped, every cell read_structs reads is taken (any str, int, float, bool, None).
-_ANY_CELL = 31
 _UNTYPED_HEADS: dict[str, Head] = {}
 _DICT_READINGS: dict[tuple[str, tuple[str, ...]], Reading | None] = {}
 
@@ -1014,7 +1012,7 @@ def dict_reading(head: Head) -> Reading | None:
     found: Reading | None = None
     if len(fields) <= 64:
         numbered = int(head.kind == "records" and fields[0] == "n")
-        found = (dict, fields, (_ANY_CELL,) * len(fields), numbered)
+        found = (dict, fields, (ANY_PLAIN,) * len(fields), numbered)
     if len(_DICT_READINGS) < _HEADS_KEPT:
         _DICT_READINGS[key] = found
     return found

@@ -21,13 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from eson._internal.accelerator import ACCESS_DICT, native, type_mask
+from eson._internal.accelerator import ACCESS_DICT, ANY_PLAIN, native
 from eson._internal.wire.eson_cells import encode_cell, encode_column
 from eson._internal.wire.eson_lexicon import HEADER
 from eson._internal.wire.eson_names import NAME_RE
 from eson.errors import EncodeError, echo
-
-_ANY_PLAIN = type_mask({str, int, float, bool, type(None)})
 
 
 def encode_document(value: Mapping[str, Any], *, number: bool = False) -> str:
@@ -99,7 +97,7 @@ def write_record_array(
             None,
             ACCESS_DICT,
             tuple(fields),
-            (_ANY_PLAIN,) * len(fields),
+            (ANY_PLAIN,) * len(fields),
             number,
         )
         if body is not None:
