@@ -1027,3 +1027,36 @@ def test_a_failed_array_still_counts_as_present_for_the_swallowed_entry_check() 
         list(StreamDecoder(Doc, strict=True).events([text]))
     assert str(whole.value) == str(streamed.value)
     assert whole.value.line == 3 and "malformed JSON" in str(whole.value)
+
+
+# -- a reply's blank lines of tabs (hypothesis, test_damaged_text_..., a last line "\t") -------
+
+
+@pytest.mark.parametrize(
+    "after",
+    ["\t", "\t\n", " \t \n\n", "\u00a0", "\t\n\nThat is all.\n", "\t\n  \nDone, thanks.", "\n\t\n"],
+)
+@pytest.mark.parametrize("size", [1, 5, 1 << 20])
+def test_a_toon_reply_s_blank_lines_after_the_document_are_the_reply_s(after: str, size: int) -> None:
+    """White space lines the reply locator leaves out of the payload, the stream leaves out too.
+
+    parse_reply takes blank lines into a TOON document only when a line of
+    it follows; a line of tabs at the reply's end, or before the prose that
+    ends the document, is the reply's, not a malformed line of the document.
+    """
+    document = model_value(MReview).to_toon()
+    text = document + "\n" + after
+    expected = eson.parse_reply(text, formats=("toon",))
+    assert expected == eson.toon.decode(document)
+    for mode in ("lenient", "lax"):
+        decoder = StreamDecoder(None, format="toon", mode=mode)  # type: ignore[arg-type]
+        for start in range(0, len(text), size):
+            decoder.feed(text[start : start + size])
+        assert decoder.close() == expected, mode
+    # Inside the document a line of tabs is the document's, and fails as it does whole.
+    inside = document.replace("\nmeta:", "\n\t\nmeta:")
+    with pytest.raises(eson.TOONError) as whole:
+        eson.parse_reply(inside, formats=("toon",))
+    with pytest.raises(eson.TOONError) as streamed:
+        run(StreamDecoder(None, format="toon"), [inside[i : i + size] for i in range(0, len(inside), size)])
+    assert str(streamed.value) == str(whole.value)

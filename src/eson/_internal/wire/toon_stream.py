@@ -28,8 +28,10 @@ entries: such a document is read whole when the stream ends.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
 
+from eson._internal.wire.eson_lenient import is_blank
 from eson._internal.wire.eson_reader import looks_like_prose
 from eson._internal.wire.options import indent_size_of
 from eson._internal.wire.toon_header import Header, parse_header
@@ -139,11 +141,38 @@ class LineReader:
         self._block_key = ""
         self._block_done = False  # the block's value was reported already
         self._blank = 0  # first blank line since the last content line
+        # Reply mode: blank lines (white space only) held until the next line.
+        # parse_reply takes them into the document only when a line of it
+        # follows: before the prose that ends it, or at the reply's end, a
+        # line of tabs is white space of the reply, not a malformed line.
+        self._spaces: list[str] = []
 
     # -- lines --------------------------------------------------------------------
 
     def lines(self, lines: list[str]) -> None:
         """Read complete lines (without their line breaks)."""
+        for line in lines:
+            if self.ended:
+                return
+            if self.ends_at_prose:
+                if is_blank(line):
+                    self._spaces.append(line)
+                    continue
+                if self._spaces:
+                    held = self._spaces
+                    self._spaces = []
+                    if (
+                        self._content
+                        and self._root is None
+                        and line[0] not in " #\t"
+                        and ends_document(line)
+                    ):
+                        self.line_no += len(held)  # before the prose that ends the document
+                    else:
+                        self._read(held)
+            self._read((line,))
+
+    def _read(self, lines: Iterable[str]) -> None:
         for line in lines:
             if self.ended:
                 return
@@ -170,6 +199,8 @@ class LineReader:
             last = last[:-1]
         if last is not None:
             self.lines([last])
+        self.line_no += len(self._spaces)  # blank lines after the document: the reply's
+        self._spaces = []
         if self._root is not None:
             text = "\n".join(self._root)
             value = decode_text(text, strict=True, indent_size=self.indent_size, lf_only=True)
@@ -455,12 +486,16 @@ class HeldLineReader:
         self.ended = False
         self._held: list[str] = []
         self._fields: bool | None = None  # the first content line is a key: value line
+        self._spaces: list[str] = []  # reply mode: blank lines held (see LineReader)
 
     def lines(self, lines: list[str]) -> None:
         """Hold complete lines (without their line breaks) until :meth:`finish`."""
         for line in lines:
             if self.ended:
                 return
+            if self.ends_at_prose and is_blank(line):
+                self._spaces.append(line)
+                continue
             content = line.lstrip(" ")
             if content and content[0] != "#":
                 if self._fields is None:
@@ -473,6 +508,10 @@ class HeldLineReader:
                 ):
                     self.ended = True
                     return
+            if self._spaces:
+                self.line_no += len(self._spaces)
+                self._held.extend(self._spaces)
+                self._spaces = []
             self.line_no += 1
             self._held.append(line)
 
@@ -482,4 +521,6 @@ class HeldLineReader:
             last = last[:-1]
         if last is not None:
             self.lines([last])
+        self.line_no += len(self._spaces)  # blank lines after the document: the reply's
+        self._spaces = []
         self.target.whole("\n".join(self._held))
