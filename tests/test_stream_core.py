@@ -30,7 +30,7 @@ import eson.msgspec
 from eson import StreamDecoder
 from eson._internal import accelerator
 from eson._internal.accelerator import ANY_PLAIN
-from eson._internal.wire import eson_line_reader
+from eson._internal.wire import eson_line_reader, toon_stream
 
 pytestmark = pytest.mark.usefixtures("_accelerated")
 
@@ -565,3 +565,231 @@ def test_a_chunk_of_lines_the_core_declines_does_not_nest_calls() -> None:
     events = decoder.feed(spaced[head:])
     assert len(events) == count + 1  # the rows and tail=0
     assert decoder.close() == eson.decode(spaced, type=Doc, strict=False)
+
+
+# -- TOON tables --------------------------------------------------------------------------
+
+TOON_NOISE = [
+    *"\"\\:#,|\t \r`~-0e.\n",
+    *("\u00a0", "\u3000", "\U0001f600", "é", "\ufeff"),
+    *("  ", "\n\n", "\r\n", "\n  ", "true", "null", "05", "1e3", "-0", "\t\n", "9" * 19),
+]
+
+
+def _plain(value: Any) -> Any:
+    """A value with every model instance spelt out (class and fields), for :func:`same_value`."""
+    if isinstance(value, msgspec.Struct):
+        return (type(value), [_plain(item) for item in msgspec.structs.astuple(value)])
+    if isinstance(value, pydantic.BaseModel):
+        return (type(value), {key: _plain(item) for key, item in value})
+    if isinstance(value, eson.Event):
+        return ("event", value.section, value.row, _plain(value.value))
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(item) for item in value)
+    return value
+
+
+@st.composite
+def toon_streams(draw: st.DrawFn) -> tuple[type | None, list[Any], dict[str, Any], str]:
+    """A model, the chunks of a TOON reply, the decoder's options and how the stream ends."""
+    model = draw(st.sampled_from([Doc, PDoc, None]))
+    count = draw(st.integers(1, 10))
+    value: Any
+    if model is PDoc:
+        value = PDoc(
+            title=draw(NAMES),
+            rows=[
+                PRow(id=draw(st.integers(-5, 10**6)), name=draw(NAMES), ok=draw(st.booleans()))
+                for _ in range(count)
+            ],
+        )
+    else:
+        value = Doc(
+            title=draw(NAMES),
+            rows=[
+                Row(
+                    id=draw(st.integers(-(10**12), 10**12)),
+                    kind=draw(st.sampled_from(["high", "low", "c d"])),
+                    name=draw(NAMES),
+                    score=draw(st.floats(allow_nan=False, allow_infinity=False)),
+                    ok=draw(st.booleans()),
+                    note=draw(st.none() | NAMES),
+                )
+                for _ in range(count)
+            ],
+            tail=draw(st.integers(0, 9)),
+        )
+        if model is None:
+            value = msgspec.to_builtins(value)
+    text = eson.toon.encode(value, delimiter=draw(st.sampled_from([",", "\t", "|"])))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(TOON_NOISE)) + text[at:]
+    wrap = draw(st.sampled_from(["bare", "fenced", "prose"]))
+    if wrap == "fenced":
+        text = f"Here it is:\n```toon\n{text}\n```\nDone."
+    elif wrap == "prose":
+        text = f"Sure.\n\n{text}\n\nThat is all."
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=40)))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    kinds = draw(st.sampled_from(["str", "bytes", "mixed"]))
+    chunks = [
+        piece.encode() if kinds == "bytes" or (kinds == "mixed" and draw(st.booleans())) else piece
+        for piece in pieces
+    ]
+    options = {
+        "format": "toon",
+        "strict": draw(st.sampled_from([True, False])) if wrap == "bare" else False,
+        "keep": draw(st.booleans()),
+    }
+    return model, chunks, options, draw(st.sampled_from(["close", "final", "length"]))
+
+
+@STREAMS
+@given(toon_streams())
+def test_the_core_reads_a_toon_stream_as_the_python_stream_does(
+    case: tuple[type | None, list[Any], dict[str, Any], str],
+) -> None:
+    model, chunks, options, end = case
+    fast = run(model, chunks, options, end)
+    with pure():
+        slow = run(model, chunks, options, end)
+    assert len(fast) == len(slow)
+    for got, want in zip(fast, slow):
+        assert got[0] == want[0], (got, want)
+        if got[0] == "error":
+            assert got[1] == want[1]
+        else:
+            assert same_value(_plain(got[1]), _plain(want[1])), (got[1], want[1])
+
+
+def _toon_text(rows: int, delimiter: str = ",") -> str:
+    value = Doc(
+        title="t",
+        rows=[
+            Row(id=i, kind="low", name=f"name {i}", score=i / 4, ok=i % 2 == 0, note=None)
+            for i in range(rows)
+        ],
+    )
+    return eson.toon.encode(value, delimiter=delimiter)
+
+
+@pytest.mark.parametrize("noise", TOON_NOISE)
+@pytest.mark.parametrize("model", [Doc, PDoc, None])
+@pytest.mark.parametrize("strict", [True, False])
+def test_every_noise_at_every_place_of_a_toon_table(
+    noise: str, model: type | None, strict: bool
+) -> None:
+    """Each character that may change a TOON row, put at each place of a table's rows."""
+    if model is PDoc:
+        value = PDoc(title="t", rows=[PRow(id=i, name=f"n {i}", ok=True) for i in range(4)])
+        text = eson.toon.encode(value)
+    else:
+        text = _toon_text(4)
+    start = text.index("\n  ") + 1
+    for at in range(start, len(text) + 1):
+        damaged = text[:at] + noise + text[at:]
+        chunks = [damaged[i : i + 9] for i in range(0, len(damaged), 9)]
+        options = {"format": "toon", "strict": strict}
+        fast = run(model, chunks, options, "close")
+        with pure():
+            slow = run(model, chunks, options, "close")
+        assert _plain(fast) == _plain(slow), (damaged, fast, slow)
+
+
+@pytest.mark.parametrize("model", [Doc, PDoc, None])
+@pytest.mark.parametrize("delimiter", [",", "\t", "|"])
+@pytest.mark.parametrize("size", [64, 1 << 20, -4096])
+def test_toon_rows_go_through_the_core(
+    model: type | None, delimiter: str, size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The TOON reader reads a table's first row and the lines around it, the core the rest.
+
+    Work counted: lines the Python TOON reader reads, and the Pydantic
+    check's calls (once a row, as in Python).
+    """
+    if model is PDoc:
+        value: Any = PDoc(title="t", rows=[PRow(id=i, name=f"n {i}", ok=True) for i in range(500)])
+        text = eson.toon.encode(value, delimiter=delimiter)
+    else:
+        text = _toon_text(500, delimiter)
+    chunks: list[Any] = [text[at : at + abs(size)] for at in range(0, len(text), abs(size))]
+    if size < 0:
+        chunks = [chunk.encode() for chunk in chunks]
+    read = 0
+    python_lines = toon_stream.LineReader.lines
+
+    def counted_lines(self: toon_stream.LineReader, lines: list[str]) -> None:
+        nonlocal read
+        read += len(lines)
+        python_lines(self, lines)
+
+    monkeypatch.setattr(toon_stream.LineReader, "lines", counted_lines)
+    decoder: StreamDecoder[Any] = StreamDecoder(model, format="toon", strict=True)
+    events = [event for chunk in chunks for event in decoder.feed(chunk)]
+    result = decoder.close()
+    events += decoder.final_events  # the last row, with no line break, ends with the text
+    assert [event.row for event in events if event.section == "rows"] == list(range(1, 501))
+    # the title, the table's head, its first row (bytes: a row a chunk), the last line
+    assert read <= (len(chunks) + 4 if size < 0 else 6), read
+    with pure():
+        assert _plain(result) == _plain(eson.toon.decode(text, type=model))
+
+
+def test_a_toon_table_read_in_c_fails_where_python_fails() -> None:
+    """A bad row after rows the core read: the same error, on the same line, as pure Python."""
+    text = _toon_text(10).replace("7,low", "7,LOW").replace("8,low,", "8,low,x,")
+    for model in (Doc, None):
+        chunks = [text[at : at + 7] for at in range(0, len(text), 7)]
+        fast = run(model, chunks, {"format": "toon", "strict": True}, "close")
+        with pure():
+            slow = run(model, chunks, {"format": "toon", "strict": True}, "close")
+        assert fast == slow
+        errors = [item for item in fast if item[0] == "error"]
+        assert errors and errors[0][1][2]["line"] == (10 if model is Doc else 11)
+
+
+def test_the_core_reads_a_toon_reading() -> None:
+    native = accelerator.native
+    assert native is not None
+    handed: list[str] = []
+    core = native.StreamRows(lambda text: handed.append(text) or ["python"])
+    reading = (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 0, ",", 2)
+    for bad in [
+        (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 0, ",", 0),  # no pad
+        (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 0, ",,", 2),  # not one character
+        (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 0, '"', 2),
+        (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 0, "\n", 2),
+        (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 1, ",", 2),  # an n column
+        (dict, ("a", "b"), (ANY_PLAIN, ANY_PLAIN), 0, ",", "2"),
+    ]:
+        with pytest.raises(TypeError):
+            core.arm("rows", eson.Event, None, None, 1, 3, 5, bad, False, False, "")
+    core.arm("rows", eson.Event, None, None, 1, 3, 5, reading, True, False, "  1,")
+    assert core.feed("x y\n  -0, 2.50 \n  05,true\n") == [
+        eson.Event("rows", 2, {"a": 1, "b": "x y"}),
+        eson.Event("rows", 3, {"a": 0, "b": 2.5}),
+        eson.Event("rows", 4, {"a": "05", "b": True}),
+    ]
+    # declined: a quote, a key, a deeper or shallower line, a comment, a
+    # blank line of a reply (white space after the pad)
+    for line in ('  "a",1', "  a: 1,2", "   1,2", " 1,2", "  #,1", "  \u00a0", "1,2", "  1"):
+        core.take()
+        core.arm("rows", eson.Event, None, None, 1, 3, 5, reading, True, False, "")
+        handed.clear()
+        assert core.feed(line + "\n  3,4\n") == ["python"], line
+        assert handed == [line + "\n  3,4\n"]
+
+
+def test_a_toon_table_declaring_more_rows_than_an_index_holds() -> None:
+    """A count past ``Py_ssize_t``: the core reads the rows that come (hypothesis found it)."""
+    text = "title: t\nrows[99999999999999999992]{id,name,ok}:\n  0,a,false\n  1,b,true\n  2,c,true\n"
+    for model in (PDoc, None):
+        chunks = [text[at : at + 5] for at in range(0, len(text), 5)]
+        fast = run(model, chunks, {"format": "toon", "strict": True}, "close")
+        with pure():
+            slow = run(model, chunks, {"format": "toon", "strict": True}, "close")
+        assert _plain(fast) == _plain(slow)
+        assert fast[-2][0] == "error" and "rows" in fast[-2][1][1]

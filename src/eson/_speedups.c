@@ -3472,6 +3472,7 @@ typedef struct {
     int armed;
     int busy;          /* inside feed: no re-entry */
     int lenient;
+    int reply;         /* TOON in a reply: a line blank but for white space is Python's */
     unsigned char refused[256]; /* REFUSE and EDGE_SPACE bits by character */
     Py_ssize_t row;    /* rows of the section read (the last row's number) */
     Py_ssize_t line;   /* lines of the document read */
@@ -3563,12 +3564,16 @@ stream_rows_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
  *     lenient, fenced, pending, check=None) -> None
  *
  * Read the rows of the open section from the next line on: reading is
- * read_structs' (cls, slots, kinds, numbered) for its rows, row and line
- * the numbers of the last row and line read, left (at least 1) the rows it
- * still expects, pending the unfinished line the splitter held.  With a
- * check (dict rows only), each row's value is check(row_dict, name, row,
- * line); when it raises, the row's line is consumed, the exception kept for
- * take(), and the rest goes to slow. */
+ * read_structs' (cls, slots, kinds, numbered) for its rows -- or, for the
+ * rows of a TOON table, (cls, slots, kinds, 0, delimiter, pad) as
+ * read_structs reads a table's --, row and line the numbers of the last row
+ * and line read, left (at least 1) the rows it still expects, pending the
+ * unfinished line the splitter held.  lenient: (ESON) the lenient reading,
+ * whose white-space repairs decline a line; (TOON) a reply, where a line
+ * blank but for white space is declined.  With a check (dict rows only),
+ * each row's value is check(row_dict, name, row, line); when it raises, the
+ * row's line is consumed, the exception kept for take(), and the rest goes
+ * to slow. */
 static PyObject *
 stream_rows_arm(StreamRows *self, PyObject *args)
 {
@@ -3590,12 +3595,13 @@ stream_rows_arm(StreamRows *self, PyObject *args)
         (rows != Py_None && !PyList_CheckExact(rows)) ||
         (lines != Py_None && !PyList_CheckExact(lines)) || row < 0 || line < 0 || left < 1 ||
         !PyUnicode_CheckExact(name) || !PyUnicode_CheckExact(pending) ||
-        PyTuple_GET_SIZE(reading) != 4 ||
+        (PyTuple_GET_SIZE(reading) != 4 && PyTuple_GET_SIZE(reading) != 6) ||
         (check != Py_None &&
          (!PyCallable_Check(check) || PyTuple_GET_ITEM(reading, 0) != (PyObject *)&PyDict_Type))) {
         PyErr_SetString(PyExc_TypeError,
                         "StreamRows.arm: a tuple type of no more fields, lists, counts,"
-                        " a row left, a (cls, slots, kinds, numbered) reading, a check of dicts");
+                        " a row left, a (cls, slots, kinds, numbered[, delimiter, pad]) reading,"
+                        " a check of dicts");
         return NULL;
     }
     PyObject *cls = PyTuple_GET_ITEM(reading, 0), *slots = PyTuple_GET_ITEM(reading, 1);
@@ -3607,6 +3613,27 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     if (mode == -1 && PyErr_Occurred())
         return NULL;
     int numbered = overflow || mode < 0 || mode > 2 ? -1 : (int)mode; /* -1: refused below */
+    PyObject *delim = NULL;
+    Py_ssize_t pad = -1;
+    if (PyTuple_GET_SIZE(reading) == 6) {
+        /* TOON: a one-character delimiter that no row's other text holds
+         * (not a line feed, a space or a quote), a pad of at least one space */
+        delim = PyTuple_GET_ITEM(reading, 4);
+        pad = PyLong_Check(PyTuple_GET_ITEM(reading, 5))
+                  ? PyLong_AsSsize_t(PyTuple_GET_ITEM(reading, 5))
+                  : -1;
+        if (pad == -1 && PyErr_Occurred())
+            return NULL;
+        Py_UCS4 d = PyUnicode_Check(delim) && PyUnicode_GET_LENGTH(delim) == 1
+                        ? PyUnicode_READ_CHAR(delim, 0)
+                        : '\n';
+        if (pad < 1 || d == '\n' || d == '\r' || d == ' ' || d == '"' || numbered != 0) {
+            PyErr_SetString(PyExc_TypeError,
+                            "StreamRows.arm: a TOON reading's delimiter is one character, its pad"
+                            " at least 1, no n column");
+            return NULL;
+        }
+    }
     if (!PyType_Check(cls) || !PyTuple_Check(slots) || !PyTuple_Check(kinds) ||
         PyUnicode_FindChar(pending, '\n', 0, PyUnicode_GET_LENGTH(pending), 1) != -1) {
         PyErr_SetString(PyExc_TypeError, "StreamRows.arm: a class, slots, kinds; one line pending");
@@ -3627,7 +3654,7 @@ stream_rows_arm(StreamRows *self, PyObject *args)
         }
         PyTuple_SET_ITEM(own, j, copy);
     }
-    if (row_plan_init(&self->plan, cls, slots, own, numbered, NULL, -1) < 0) {
+    if (row_plan_init(&self->plan, cls, slots, own, numbered, delim, pad) < 0) {
         Py_DECREF(own);
         return NULL;
     }
@@ -3643,12 +3670,13 @@ stream_rows_arm(StreamRows *self, PyObject *args)
     self->row = row;
     self->line = line;
     self->left = left;
-    self->lenient = lenient;
+    self->lenient = lenient && pad < 0;
+    self->reply = lenient && pad >= 0;
     memset(self->refused, 0, sizeof self->refused);
     self->refused['\r'] = REFUSE;
     if (fenced)
         self->refused['`'] = self->refused['~'] = REFUSE;
-    if (lenient) {
+    if (self->lenient) {
         /* JavaScript's white space but TAB and LF, below 256 (CR is refused) */
         for (Py_UCS4 c = 0; c < 256; c++) {
             if (is_js_space(c) && c != '\t' && c != '\n')
@@ -3797,8 +3825,14 @@ stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t 
     ln.data = PyUnicode_DATA(text);
     if (stream_line_declined(self, &ln, s, e))
         return 0;
+    Py_ssize_t pad = self->plan.pad;
+    /* (TOON, a reply) a line of white space after the pad may be a blank
+     * line the reply holds back: Python's */
+    if (self->reply && e - s > pad && is_js_space(PyUnicode_READ(ln.kind, ln.data, s + pad)))
+        return 0;
     PyObject *value;
-    int done = row_plan_read(&self->plan, &ln, s, e, e, self->row + 1, &value);
+    /* A TOON row's line ends with a line feed (the line is complete). */
+    int done = row_plan_read(&self->plan, &ln, s, e, pad < 0 ? e : e + 1, self->row + 1, &value);
     if (done <= 0)
         return done;
     if (self->check != NULL) {

@@ -94,7 +94,8 @@ class StreamRows:
         row: int,
         line: int,
         left: int,
-        reading: tuple[type, tuple[object, ...], tuple[Any, ...], int],
+        reading: tuple[type, tuple[object, ...], tuple[Any, ...], int]
+        | tuple[type, tuple[object, ...], tuple[Any, ...], int, str, int],
         lenient: bool,
         fenced: bool,
         pending: str,

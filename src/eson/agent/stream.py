@@ -187,6 +187,10 @@ class _ReplyFilter:
         return starts_toon(line, self.names)
 
 
+#: The most rows the stream core is armed to read at once (a C ``Py_ssize_t``).
+_MOST_ROWS = 1 << 62
+
+
 class StreamDecoder(Generic[T]):
     """Decode an ESON or TOON document (or a model's reply holding one) as it streams.
 
@@ -366,15 +370,16 @@ class StreamDecoder(Generic[T]):
         #: (ESON reply) Lines read of a document begun, with no header, by a
         #: declared entry; ``None`` once a header began it.  See _restart_at_header.
         self._headerless_read: int | None = None
-        # The accelerator's stream core (ESON): it reads the plain rows of a
-        # record array itself, and hands everything else to this class's
-        # feed (see _arm; _speedups.c, StreamRows).  Its feed is this
-        # instance's, unless a subclass has its own.
+        # The accelerator's stream core: it reads the plain rows of an ESON
+        # record array or a TOON table itself, and hands everything else to
+        # this class's feed (see _arm; _speedups.c, StreamRows).  Its feed is
+        # this instance's, unless a subclass has its own.  (A lax TOON stream
+        # holds its lines to the end: nothing for the core.)
         self._core: Any = None
         self._handing = False  # the core is reading the rest of a chunk (see feed)
         if (
             native is not None
-            and format == "eson"
+            and read.checks_counts
             and builtins.type(self).feed is StreamDecoder.feed
         ):
             self._core = native.StreamRows(MethodType(StreamDecoder.feed, self))
@@ -573,7 +578,7 @@ class StreamDecoder(Generic[T]):
             self._read(lines)
             return None
         reader = self._reader
-        assert isinstance(reader, eson_line_reader.LineReader)
+        assert not isinstance(reader, toon_stream.HeldLineReader)
         read = self._read
         index, total = 0, len(lines)
         while index < total:
@@ -593,30 +598,40 @@ class StreamDecoder(Generic[T]):
     def _arm(self, unfinished: str | None = None) -> bool:
         """Let the stream core read the open record array's next rows, when it may.
 
-        When the next lines can only be plain rows of an open record array
-        (:meth:`~eson._internal.wire.eson_line_reader.LineReader.plain_rows`)
+        When the next lines can only be plain rows of an open ESON record
+        array (:meth:`~eson._internal.wire.eson_line_reader.LineReader.plain_rows`)
         whose rows ``native.read_structs`` builds as the builder's row
         function does (:meth:`~eson._internal.codecs.eson_stream.ESONBuilder.plain_rows`),
+        or of an open TOON table
+        (:meth:`~eson._internal.wire.toon_stream.LineReader.plain_rows`,
+        :meth:`~eson._internal.codecs.toon_stream.TOONBuilder.plain_rows`),
         in an unfenced document or inside its fence.  The core reads such
         rows up to the section's last, and hands any other line to
         :meth:`feed` with all that follows it.  It holds ``unfinished`` as the
         line begun (``None``: the splitter's).  Returns whether it is armed.
         """
-        builder = self._builder
-        assert isinstance(builder, ESONBuilder)  # the core reads ESON
-        plain = builder.plain_rows()  # worked out once a section
-        if plain is None:
+        found = self._filter
+        if self._headerless_read is not None or (found is not None and found.state != "fenced"):
             return False
         reader = self._reader
-        found = self._filter
-        if (
-            self._headerless_read is not None
-            or (found is not None and found.state != "fenced")
-            or not isinstance(reader, eson_line_reader.LineReader)
-        ):
-            return False
-        counts = reader.plain_rows()  # (rows read, rows left)
-        if counts is None or not counts[1]:
+        builder = self._builder
+        plain: tuple[str, tuple[Any, ...], Any, Any, Any] | None
+        counts: tuple[int, int] | None
+        if isinstance(reader, toon_stream.LineReader):
+            assert isinstance(builder, TOONBuilder)
+            counts = reader.plain_rows()  # (rows read, rows left)
+            if counts is None:
+                return False
+            plain = builder.plain_rows(*reader.table_shape())
+        else:
+            assert isinstance(builder, ESONBuilder) and isinstance(
+                reader, eson_line_reader.LineReader
+            )
+            plain = builder.plain_rows()  # worked out once a section
+            if plain is None:
+                return False
+            counts = reader.plain_rows()  # (rows read, rows left)
+        if plain is None or counts is None or not counts[1]:
             return False
         if unfinished is None:
             unfinished = self._splitter.take_unfinished()
@@ -630,7 +645,7 @@ class StreamDecoder(Generic[T]):
             lines,
             counts[0],
             reader.line_no,
-            counts[1],
+            min(counts[1], _MOST_ROWS),  # a count past any stream's: the core stops there
             reading,
             not self.options.strict,
             found is not None,
@@ -646,14 +661,21 @@ class StreamDecoder(Generic[T]):
             return
         rows, unfinished, failure = found
         reader = self._reader
-        assert isinstance(reader, eson_line_reader.LineReader)
+        assert not isinstance(reader, toon_stream.HeldLineReader)
         if rows:
             reader.rows_read(rows)
         self._splitter.give_back(rows + (failure is not None), unfinished)
-        if failure is not None:  # the check of the row after them raised
-            if not isinstance(failure, DecodeError):
-                raise failure  # as from the Python row function
+        if failure is None:
+            return
+        # The check of the row after them raised.
+        if isinstance(reader, toon_stream.LineReader):
             reader.row_failed(failure)
+            if isinstance(failure, ESONError):  # as from TOONBuilder.row, in feed
+                raise self._fail(failure) from None
+            raise failure
+        if not isinstance(failure, DecodeError):
+            raise failure  # as from the Python row function
+        reader.row_failed(failure)
 
     def _restart_at_header(self, lines: list[str]) -> list[str]:
         """(ESON reply) Begin the document again at an ``!eson/`` header line, if one comes.

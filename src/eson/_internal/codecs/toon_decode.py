@@ -914,6 +914,23 @@ class DocumentReader:
         document: dict[str, Any] = template.extract(columns, 1)[0]
         return document
 
+    def table_plan(self, key: str, names: tuple[str, ...]) -> StructPlan | None:
+        """How ``native.read_structs`` may build the rows of the top-level table ``key``.
+
+        For a table whose header names the record's fields in order, as the
+        whole-text reader builds its rows (:meth:`_Records.struct_plan`);
+        ``None`` for any other table.
+        """
+        if self._template is False:
+            self._compile()
+        template = self._template
+        if not isinstance(template, ObjectTemplate):
+            return None
+        for field in template.fields:
+            if isinstance(field, _Records) and field.item.wire == key:
+                return field.struct_plan() if field.names == names else None
+        return None
+
     def plain(self, text: str, strict: bool = True) -> dict[str, Any] | Any:
         """The plain document: the template's reading, else the untyped parser's."""
         try:

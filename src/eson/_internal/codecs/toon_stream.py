@@ -12,15 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from eson._internal.accelerator import ANY_PLAIN, TEXT_ONLY
 from eson._internal.codecs.lenient import takes_only_text, text_detail, text_repair, text_spots
 from eson._internal.codecs.stream import Event, Lines, RecordCheck, validate_document
 from eson._internal.codecs.toon_decode import apply_texts
+from eson._internal.codecs.toon_typed import reader_for
 from eson._internal.schema.compile import document_schema
 from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema
 from eson._internal.wire.repairs import Repair, RepairLog
 from eson._internal.wire.toon_parser import Positions, decode_text
 
 _ROOT = object()
+
+#: What :meth:`TOONBuilder.plain_rows` gives the stream core: the table's key,
+#: ``native.read_structs``' TOON reading ``(dict, names, kinds, 0, delimiter,
+#: pad)``, the lists of its values and line numbers, and the record check.
+TablePlain = tuple[str, tuple[Any, ...], "list[Any] | None", "list[int] | None", "RecordCheck | None"]
 
 
 class TOONBuilder:
@@ -168,6 +175,45 @@ class TOONBuilder:
                     self.value(key, value, line, None)
         finally:
             self.log = log
+
+    def plain_rows(
+        self, key: str, names: tuple[str, ...], delimiter: str, pad: int
+    ) -> TablePlain | None:
+        """How the accelerator's stream core may read the open table's rows, or ``None``.
+
+        The core makes each plain row the dict :meth:`row` gets from the line
+        reader (each cell as ``parse_primitive`` reads it), ``native.read_structs``'
+        TOON reading with every kind ``ANY_PLAIN`` -- or, leniently,
+        ``TEXT_ONLY`` for a field only text fills, so that a cell the text
+        rule repairs is Python's -- and hands it to the record's check, as
+        :meth:`row` does.  Gives the table's key, that reading, the lists
+        :meth:`row` appends each value and line number to (``None`` with
+        ``keep=False``) and the check.  ``None`` for a table whose first row
+        has not been read (its lists are made then).
+        """
+        if self.keep and key not in self._rows:
+            return None
+        item = self._items.get(key)
+        check: RecordCheck | None = None
+        texts: tuple[str, ...] = ()
+        reading: tuple[Any, ...] | None = None
+        if item is not None and item.entry is EntryKind.RECORD_ARRAY:
+            assert self.schema is not None
+            check = self._checks.get(key)
+            if self.log is not None:
+                texts = self._texts.get(key, ())
+            plan = reader_for(self.schema.cls, self.indent_size).table_plan(key, names)
+            if plan is not None:
+                # msgspec Structs made in C, as the whole-text reader makes
+                # them: every value valid as it is, so the check has no work.
+                reading = (*plan, 0, delimiter, pad)
+                check = None
+        if reading is None:
+            kinds = tuple(TEXT_ONLY if name in texts else ANY_PLAIN for name in names)
+            reading = (dict, names, kinds, 0, delimiter, pad)
+        if not self.keep:
+            return key, reading, None, None, check
+        return key, reading, self._rows[key], self.lines.rows[key], check
 
     # -- the text rule --------------------------------------------------------------------
 

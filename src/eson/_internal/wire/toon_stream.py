@@ -375,6 +375,71 @@ class LineReader:
 
     # -- tables -------------------------------------------------------------------------
 
+    @property
+    def rows_left(self) -> int:
+        """The rows of the open table to read as one batch: those it still declares.
+
+        0 when none is open or all have come; 1 before its first row (this
+        reader reads the first row, the stream core may read the rest: see
+        :meth:`plain_rows`).
+        """
+        table = self._table
+        if table is None:
+            return 0
+        if not table.started:
+            return min(table.header.length, 1)
+        return max(table.header.length - table.rows, 0)
+
+    def plain_rows(self) -> tuple[int, int] | None:
+        """The open table's rows read and rows still declared, when the next lines are rows.
+
+        ``None`` unless a table of flat fields (one to 64 of them) is open,
+        one row or more has been read, it declares more, and no blank line
+        waits: then its next lines, up to the last declared row, are the
+        rows that :meth:`_table_row` reads, unless one is malformed, and a
+        reader in front of this one (the accelerator's stream core) may read
+        the plain ones instead (see :meth:`table_shape`) and report them
+        with :meth:`rows_read`.
+        """
+        table = self._table
+        if (
+            table is None
+            or not table.started
+            or table.rows >= table.header.length
+            or table.names is None
+            or not 0 < len(table.names) <= 64
+            or self._blank
+            or self._spaces
+            or self.ended
+        ):
+            return None
+        return table.rows, table.header.length - table.rows
+
+    def table_shape(self) -> tuple[str, tuple[str, ...], str, int]:
+        """The open table's key, field names, delimiter and rows' pad (see :meth:`plain_rows`)."""
+        table = self._table
+        assert table is not None and table.names is not None
+        return table.key, table.names, table.header.delimiter, self.indent_size
+
+    def rows_read(self, rows: int) -> None:
+        """Count ``rows`` rows of the open table read elsewhere, as :meth:`lines` would.
+
+        For the reader in front of this one (see :meth:`plain_rows`).
+        """
+        table = self._table
+        assert table is not None and 0 < rows <= table.header.length - table.rows
+        table.rows += rows
+        self.line_no += rows
+
+    def row_failed(self, error: BaseException) -> None:
+        """The open table's next row, read elsewhere, failed with ``error``: count its line.
+
+        As in :meth:`lines`, the error is the stream's (the caller raises it).
+        """
+        assert self._table is not None
+        self._table.rows += 1
+        self.line_no += 1
+
     def _open_table(self, header: Header, number: int) -> None:
         table = _Table(header, number)
         if 2 + table.layout.nesting > MAX_DEPTH:
