@@ -219,6 +219,13 @@ FIGURES = [
         1.3,
     ),
     (
+        "stream-decode-toon",
+        "typed msgspec TOON stream, 64-byte str chunks / the whole-text TOON decode",
+        "eson.StreamDecoder(T, format='toon') 64 B chunks",
+        "eson.toon.decode(text, type=T)",
+        1.3,
+    ),
+    (
         "stream-decode-docs",
         "20 x 10 000-char mixed strings, stream in 64-byte chunks / whole-text decode",
         "eson.StreamDecoder(Docs) 64 B chunks",
@@ -278,9 +285,9 @@ def speed_rows(runs: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def streamed(model: type, chunks: list[str]) -> Any:
+def streamed(model: type, chunks: list[str], format: str = "eson") -> Any:
     """A model's reply read as it streams (``eson.StreamDecoder``'s defaults), then closed."""
-    decoder = eson.StreamDecoder(model)
+    decoder = eson.StreamDecoder(model, format=format)  # type: ignore[call-overload]
     feed = decoder.feed
     for chunk in chunks:
         feed(chunk)
@@ -316,7 +323,9 @@ def time_cases(records: int, large: int) -> dict[str, float]:
     assert docs_decoder.decode(docs_text) == docs and eson.decode(text) == value
     chunks = [text[at : at + 64] for at in range(0, len(text), 64)]
     docs_chunks = [docs_text[at : at + 64] for at in range(0, len(docs_text), 64)]
+    toon_chunks = [toon_text[at : at + 64] for at in range(0, len(toon_text), 64)]
     assert streamed(MHandoff, chunks) == m_model and streamed(MDocs, docs_chunks) == docs
+    assert streamed(MHandoff, toon_chunks, "toon") == m_model
     cases = {
         "eson.encode(struct)": lambda: eson.encode(m_model),
         "msgspec.json encode(struct)": lambda: j_encoder.encode(m_model),
@@ -340,6 +349,9 @@ def time_cases(records: int, large: int) -> dict[str, float]:
         "msgspec.json Decoder(Docs).decode": lambda: docs_json_decoder.decode(docs_json),
         "eson.StreamDecoder(T) 64 B chunks": lambda: streamed(MHandoff, chunks),
         "eson.StreamDecoder(Docs) 64 B chunks": lambda: streamed(MDocs, docs_chunks),
+        "eson.StreamDecoder(T, format='toon') 64 B chunks": lambda: streamed(
+            MHandoff, toon_chunks, "toon"
+        ),
         f"eson.encode(struct) x{large}": lambda: eson.encode(big),
         f"eson.Decoder(T).decode x{large}": lambda: m_decoder.decode(big_text),
     }
