@@ -3825,14 +3825,14 @@ stream_rows_line(StreamRows *self, PyObject *events, PyObject *text, Py_ssize_t 
     ln.data = PyUnicode_DATA(text);
     if (stream_line_declined(self, &ln, s, e))
         return 0;
-    Py_ssize_t pad = self->plan.pad;
     /* (TOON, a reply) a line of white space after the pad may be a blank
      * line the reply holds back: Python's */
-    if (self->reply && e - s > pad && is_js_space(PyUnicode_READ(ln.kind, ln.data, s + pad)))
+    if (__builtin_expect(self->reply, 0) && e - s > self->plan.pad &&
+        is_js_space(PyUnicode_READ(ln.kind, ln.data, s + self->plan.pad)))
         return 0;
     PyObject *value;
-    /* A TOON row's line ends with a line feed (the line is complete). */
-    int done = row_plan_read(&self->plan, &ln, s, e, pad < 0 ? e : e + 1, self->row + 1, &value);
+    /* (A TOON row's line ends with a line feed: the line is complete.) */
+    int done = row_plan_read(&self->plan, &ln, s, e, e + self->plan.toon, self->row + 1, &value);
     if (done <= 0)
         return done;
     if (self->check != NULL) {
