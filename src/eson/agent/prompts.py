@@ -21,26 +21,21 @@ in tokens.
 
 from __future__ import annotations
 
-import enum
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from eson._internal.codecs.layout import DocumentLayout, LayoutFormat, class_doc, document_layout
 from eson._internal.schema.annotations import (
     LEAF_EXAMPLES,
-    NONE_TYPE,
-    container_args,
-    container_kind,
-    is_any,
-    literal_values,
     strip_none,
-    union_members,
     unwrap,
 )
 from eson._internal.schema.binding import NO_DEFAULT, Binding
 from eson._internal.schema.compile import document_schema, record_schema
 from eson._internal.schema.model import FieldSchema
+from eson._internal.schema.type_tree import Shape, TypeNode, type_node
 from eson.agent.formats import DocumentFormat
 from eson.errors import ESONError
 
@@ -137,7 +132,7 @@ _PATTERN_CANDIDATES = (
 )
 
 
-def _bounds(metadata: list[Any]) -> dict[str, Any]:
+def _bounds(metadata: Sequence[Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for item in metadata:
         for name in ("ge", "gt", "le", "lt", "multiple_of", "min_length", "max_length", "pattern"):
@@ -209,60 +204,51 @@ def _string(name: str, bounds: dict[str, Any], index: int) -> str:
 
 def _sample(annotation: Any, binding: Binding, name: str, index: int, depth: int = 0) -> Any:
     """A made-up JSON-mode value for ``annotation`` (``index`` varies it per row)."""
+    return _sample_of(type_node(annotation, binding), name, index, depth)
+
+
+def _sample_of(node: TypeNode, name: str, index: int, depth: int) -> Any:
+    """A made-up JSON-mode value for one node of an annotation's tree (see :func:`_sample`)."""
     if depth > 8:
         raise _NoExampleError(name)
-    rest, _ = strip_none(annotation)
-    bare, metadata = unwrap(rest)
-    bounds = _bounds(metadata)
-    if binding.serialized_annotation(metadata) is not None:
-        raise _NoExampleError(name)
-    if bare is NONE_TYPE or bare is None:
+    shape = node.shape
+    bounds = _bounds(node.metadata)
+    if shape is Shape.NULL:
         return None
-    if is_any(bare):
+    if shape is Shape.ANY:
         return f"{name or 'value'} {index}"
-    values = literal_values(bare)
-    if values is not None:
-        return values[(index - 1) % len(values)]
-    if isinstance(bare, type) and issubclass(bare, enum.Enum):
-        members = list(bare)
-        if not members:
+    if shape is Shape.CHOICES:
+        if not node.choices:
             raise _NoExampleError(name)
-        return members[(index - 1) % len(members)].value
-    members_of_union = union_members(bare)
-    if members_of_union is not None:
-        for member in members_of_union:
-            if unwrap(member)[0] in (NONE_TYPE, None):
+        return node.choices[(index - 1) % len(node.choices)]
+    if shape is Shape.UNION:
+        for member in node.children:
+            if member.shape is Shape.NULL:
                 continue
             try:
-                return _sample(member, binding, name, index, depth + 1)
+                return _sample_of(member, name, index, depth + 1)
             except _NoExampleError:
                 continue
         raise _NoExampleError(name)
-    kind = container_kind(bare)
-    if kind is not None:
-        args = container_args(bare)
-        if kind == "mapping":
-            if len(args) == 2 and unwrap(args[0])[0] not in (str, Any):
-                raise _NoExampleError(name)
-            return {
-                "key": _sample(
-                    args[1] if len(args) == 2 else Any, binding, "value", index, depth + 1
-                )
-            }
-        if kind == "tuple" and not (len(args) == 2 and args[1] is Ellipsis):
-            return [_sample(arg, binding, name, index, depth + 1) for arg in args]
+    if shape is Shape.MAPPING:
+        args = node.args
+        if len(args) == 2 and unwrap(args[0])[0] not in (str, Any):
+            raise _NoExampleError(name)
+        value = node.children[1] if len(args) == 2 else type_node(Any, node.binding)
+        return {"key": _sample_of(value, "value", index, depth + 1)}
+    if shape is Shape.TUPLE:
+        return [_sample_of(item, name, index, depth + 1) for item in node.children]
+    if shape is Shape.LIST:
         count = max(1, bounds.get("min_length", 0))
         if "max_length" in bounds:
             count = min(count, bounds["max_length"])
-        element = args[0]
-        return [
-            _sample(element, binding, name, index + offset, depth + 1) for offset in range(count)
-        ]
-    shape = binding.model_shape(bare)
-    if shape == "record":
-        schema = record_schema(bare, binding)
-        return _record_sample(schema.fields, binding, schema.model_type, index, depth + 1)
-    if shape is not None:
+        element = node.children[0]
+        return [_sample_of(element, name, index + offset, depth + 1) for offset in range(count)]
+    if shape is Shape.RECORD:
+        schema = record_schema(node.bare, node.binding)
+        return _record_sample(schema.fields, node.binding, schema.model_type, index, depth + 1)
+    bare = node.bare
+    if shape is not Shape.TYPE:  # a custom serializer's value, a model of another shape ...
         raise _NoExampleError(name)
     if bare is bool:
         return index % 2 == 1
@@ -273,11 +259,10 @@ def _sample(annotation: Any, binding: Binding, name: str, index: int, depth: int
     if bare is str:
         return _string(name, bounds, index)
     if bare in (bytes, bytearray):
-        return "ZGF0YQ==" if binding.name == "msgspec" else "data"
-    if isinstance(bare, type):
-        for cls in bare.__mro__:
-            if cls in _FIXED:
-                return _FIXED[cls]
+        return "ZGF0YQ==" if node.binding.name == "msgspec" else "data"
+    for cls in bare.__mro__:
+        if cls in _FIXED:
+            return _FIXED[cls]
     raise _NoExampleError(name)
 
 

@@ -31,19 +31,14 @@ from typing import Any, Literal
 
 from eson._internal.schema.annotations import (
     LEAF_WORDS,
-    NONE_TYPE,
-    container_args,
-    container_kind,
-    is_any,
-    literal_values,
     strip_none,
-    union_members,
     unwrap,
 )
 from eson._internal.schema.binding import NO_DEFAULT, Binding, FieldNotes
 from eson._internal.schema.class_cache import cached
 from eson._internal.schema.compile import document_schema, nested_record, record_schema
 from eson._internal.schema.model import DocumentSchema, EntryKind, FieldSchema, Form, RecordSchema
+from eson._internal.schema.type_tree import Shape, TypeNode, type_node
 from eson._internal.wire.eson_lexicon import HEADER
 
 LayoutFormat = Literal["eson", "toon"]
@@ -265,63 +260,55 @@ def type_words(annotation: Any, binding: Binding, depth: int = 0) -> str:
     in parentheses: ``list[str | None]`` is ``"list of (strings or null)"``,
     so that it cannot be read as ``list[str] | None``.
     """
-    rest, _ = strip_none(annotation)
-    bare, metadata = unwrap(rest)
-    if binding.serialized_annotation(metadata) is not None:
+    return _words(type_node(annotation, binding), depth)
+
+
+def _words(node: TypeNode, depth: int) -> str:
+    """The words of one node of an annotation's tree (see :func:`type_words`)."""
+    shape = node.shape
+    if shape is Shape.SERIALIZED or shape is Shape.ANY:
         return "any JSON value"
-    if is_any(bare):
-        return "any JSON value"
-    if bare is NONE_TYPE or bare is None:
+    if shape is Shape.NULL:
         return "null"
-    values = literal_values(bare)
-    if values is not None:
-        return "one of " + ", ".join(_choice_text(value) for value in values)
-    if isinstance(bare, type) and issubclass(bare, enum.Enum):
-        return "one of " + ", ".join(_choice_text(member.value) for member in bare)
-    members = union_members(bare)
-    if members is not None:
-        words = [type_words(member, binding, depth + 1) for member in members]
+    if shape is Shape.CHOICES:
+        return "one of " + ", ".join(_choice_text(value) for value in node.choices)
+    if shape is Shape.UNION:
+        words = [_words(member, depth + 1) for member in node.children]
         words = [word for word in dict.fromkeys(words) if word != "null"]
         return " or ".join(words)
-    kind = container_kind(bare)
-    if kind is not None:
+    if shape in (Shape.MAPPING, Shape.TUPLE, Shape.LIST):
         if depth >= _MAX_DEPTH:
-            return "JSON list" if kind != "mapping" else "JSON object"
-        args = container_args(bare)
-        if kind == "mapping":
-            if len(args) != 2:
+            return "JSON list" if shape is not Shape.MAPPING else "JSON object"
+        if shape is Shape.MAPPING:
+            if len(node.args) != 2:
                 return "object of any values by key"
-            value_words = type_words(args[1], binding, depth + 1)
-            if _may_be_null(args[1]):
-                return f"object of ({value_words} or null) values by key"
-            return f"object of {value_words} values by key"
-        if kind == "tuple" and not (len(args) == 2 and args[1] is Ellipsis):
-            inner = ", ".join(_item_words(arg, binding, depth + 1) for arg in args)
+            value = node.children[1]
+            if value.nullable:
+                return f"object of ({_words(value, depth + 1)} or null) values by key"
+            return f"object of {_words(value, depth + 1)} values by key"
+        if shape is Shape.TUPLE:
+            inner = ", ".join(_item_words(item, depth + 1) for item in node.children)
             return f"list [{inner}]"
-        element = type_words(args[0], binding, depth + 1)
-        if _may_be_null(args[0]):
-            return f"list of ({_plural(element)} or null)"
-        return f"list of {_plural(element)}"
-    shape = binding.model_shape(bare)
-    if shape == "record":
+        element = node.children[0]
+        plural = _plural(_words(element, depth + 1))
+        return f"list of ({plural} or null)" if element.nullable else f"list of {plural}"
+    if shape is Shape.RECORD:
         if depth >= _MAX_DEPTH:
             return "JSON object"
         try:
-            schema = record_schema(bare, binding)
+            schema = record_schema(node.bare, node.binding)
         except (TypeError, NameError):
             return "JSON object"
         inner = ", ".join(
-            f"{item.wire}: {_field_words(item, binding, depth + 1)}" for item in schema.fields
+            f"{item.wire}: {_field_words(item, node.binding, depth + 1)}" for item in schema.fields
         )
         return f"object {{{inner}}}"
-    if shape is not None:
-        return "JSON value"
-    if isinstance(bare, type):
-        for cls in bare.__mro__:
+    if shape is Shape.TYPE:
+        for cls in node.bare.__mro__:
             if cls in _NAMED_TYPES:
                 return _NAMED_TYPES[cls]
-        return f"{bare.__name__} (JSON value)"
-    return "JSON value"
+        return f"{node.bare.__name__} (JSON value)"
+    return "JSON value"  # a model of another shape, or no class at all
 
 
 def _may_be_null(annotation: Any) -> bool:
@@ -330,10 +317,10 @@ def _may_be_null(annotation: Any) -> bool:
     return nullable
 
 
-def _item_words(annotation: Any, binding: Binding, depth: int) -> str:
+def _item_words(node: TypeNode, depth: int) -> str:
     """An item's words inside a container, its null in parentheses: ``"(string or null)"``."""
-    words = type_words(annotation, binding, depth)
-    return f"({words} or null)" if _may_be_null(annotation) and words != "null" else words
+    words = _words(node, depth)
+    return f"({words} or null)" if node.nullable and words != "null" else words
 
 
 def element_words(annotation: Any, binding: Binding) -> str:
@@ -375,15 +362,11 @@ def _constraints(annotation: Any, words: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def _choices(annotation: Any) -> tuple[str, ...] | None:
-    rest, _ = strip_none(annotation)
-    bare, _ = unwrap(rest)
-    values = literal_values(bare)
-    if values is None and isinstance(bare, type) and issubclass(bare, enum.Enum):
-        values = tuple(member.value for member in bare)
-    if values is None:
+def _choices(annotation: Any, binding: Binding) -> tuple[str, ...] | None:
+    node = type_node(annotation, binding)
+    if node.shape is not Shape.CHOICES:
         return None
-    return tuple(_choice_text(value) for value in values)
+    return tuple(_choice_text(value) for value in node.choices)
 
 
 def _default_text(default: Any) -> str | None:
@@ -407,7 +390,7 @@ def _value(item: FieldSchema, binding: Binding, notes: dict[str, FieldNotes]) ->
     return ValueLayout(
         item.wire,
         words,
-        _choices(item.annotation),
+        _choices(item.annotation, binding),
         nullable,
         item.required,
         None if item.required else _default_text(note.default),
