@@ -216,7 +216,7 @@ def test_given_example_and_reader_variant() -> None:
     assert prompt(None, reader=True, format="toon") == primer("toon", reader=True)
     with pytest.raises(TypeError, match="needs the model class"):
         prompt(None)
-    with pytest.raises(ValueError, match="format must be 'eson' or 'toon'"):
+    with pytest.raises(ValueError, match=r"format must be 'eson' \(or 'eson/1'\) or 'toon'"):
         prompt(Review, format="json")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not a model type"):
         prompt(int)

@@ -34,10 +34,13 @@ import builtins
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from eson._internal.schema.compile import binding_for, model_class_of
-from eson.errors import EncodeError
+from eson.errors import EncodeError, echo
+
+if TYPE_CHECKING:
+    from eson._internal.codecs.layout import LayoutFormat
 
 __all__ = [
     "FORMATS",
@@ -49,6 +52,7 @@ __all__ = [
     "PayloadFormat",
     "WireFormat",
     "compact_json",
+    "document_format",
     "normalize_format",
     "plain_value",
     "pretty_json",
@@ -92,6 +96,22 @@ _ALIASES: dict[str, Format] = {
     "columnar": "columnar",
     "json": "json",
 }
+
+
+def document_format(format: object) -> LayoutFormat:
+    """The short name of a document format: ``"eson"`` (for ``"eson"`` or ``"eson/1"``) or ``"toon"``.
+
+    What a stream reads, a prompt teaches and an adapter asks a model to
+    write.
+
+    Raises:
+        ValueError: for anything else.
+    """
+    if format == "eson" or format == "eson/1":
+        return "eson"
+    if format == "toon":
+        return "toon"
+    raise ValueError(f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}")
 
 
 def normalize_format(token: str) -> Format | None:

@@ -36,7 +36,7 @@ from eson._internal.schema.binding import NO_DEFAULT, Binding
 from eson._internal.schema.compile import document_schema, record_schema
 from eson._internal.schema.model import FieldSchema
 from eson._internal.schema.type_tree import Shape, TypeNode, type_node
-from eson.agent.formats import DocumentFormat
+from eson.agent.formats import DocumentFormat, document_format
 from eson.errors import ESONError
 
 __all__ = ["PromptCost", "PromptFormat", "example_document", "primer", "prompt", "prompt_cost"]
@@ -80,14 +80,6 @@ _NUMBERED_READER = """A first field n numbers the rows 1, 2, 3 ...: use it for "
 a broken sequence also means damage."""
 
 
-def _layout_format(format: str) -> LayoutFormat:
-    if format in ("eson", "eson/1"):
-        return "eson"
-    if format == "toon":
-        return "toon"
-    raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
-
-
 def primer(format: PromptFormat = "eson", *, reader: bool = False, numbered: bool = False) -> str:
     """The short description of a format that goes at the top of a prompt.
 
@@ -98,7 +90,7 @@ def primer(format: PromptFormat = "eson", *, reader: bool = False, numbered: boo
         numbered: Reader only, ESON only: add the note on the reserved ``n``
             row-number field.
     """
-    chosen = _layout_format(format)
+    chosen = document_format(format)
     if chosen == "eson":
         if not reader:
             return _ESON_WRITER
@@ -392,7 +384,7 @@ def example_document(
     up (a ``pattern``, say) keep their defaults.  The text is what the
     encoder writes for the resulting instance, and it is checked to decode.
     """
-    chosen = _layout_format(format)
+    chosen = document_format(format)
     try:
         instance = _instance(cls)
         text = _encode(instance, chosen, delimiter)
@@ -438,7 +430,7 @@ def _parts(
     example: Any,
     delimiter: str,
 ) -> tuple[str, str, str]:
-    chosen = _layout_format(format)
+    chosen = document_format(format)
     if reader:
         numbered = cls is not None and document_schema(cls).number
         return primer(chosen, reader=True, numbered=numbered and chosen == "eson"), "", ""

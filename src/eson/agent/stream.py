@@ -44,7 +44,7 @@ from eson._internal.wire.options import (
 )
 from eson._internal.wire.repairs import Repair
 from eson.agent.cutoff import Progress, cut_repair, cut_signal, truncated
-from eson.agent.formats import DocumentFormat
+from eson.agent.formats import DocumentFormat, document_format
 from eson.agent.payload import (
     fence_closing,
     fence_opening,
@@ -55,7 +55,7 @@ from eson.agent.payload import (
     unread_fence,
 )
 from eson.agent.stop import stop_kind
-from eson.errors import DecodeError, ESONError, TOONError, echo
+from eson.errors import DecodeError, ESONError, TOONError
 
 __all__ = ["Event", "StreamDecoder"]
 
@@ -296,12 +296,7 @@ class StreamDecoder(Generic[T]):
         context: Any = None,
         require_end: bool | None = None,
     ) -> None:
-        if format == "eson/1":  # ESON's name in eson.choose and eson.detect
-            format = "eson"
-        if format not in ("eson", "toon"):
-            raise ValueError(
-                f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}"
-            )
+        format = document_format(format)  # "eson/1" is ESON's name in eson.choose and eson.detect
         #: The reading options (see :class:`eson.ReadOptions`).
         self.options: ReadOptions = read_options(
             options,

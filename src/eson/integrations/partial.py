@@ -26,6 +26,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from eson._internal.codecs.stream import Event
 from eson._internal.schema.compile import document_schema
+from eson.agent.formats import document_format
 from eson.agent.stream import StreamDecoder
 from eson.errors import ESONError
 
@@ -43,11 +44,7 @@ def reply_format(format: str) -> ReplyFormat:
     Raises:
         ValueError: for anything but ESON or TOON.
     """
-    if format in ("eson", "eson/1"):
-        return "eson"
-    if format == "toon":
-        return "toon"
-    raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
+    return document_format(format)
 
 
 def reply_formats(format: ReplyFormat, formats: Sequence[str] | None) -> tuple[str, ...]:

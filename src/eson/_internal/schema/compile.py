@@ -40,6 +40,7 @@ from eson._internal.schema.model import (
     Form,
     RecordSchema,
 )
+from eson._internal.schema.type_tree import Shape, TypeNode, type_node
 
 #: Class attribute holding the ``number`` option (set by the base classes).
 NUMBER_ATTRIBUTE = "__eson_number__"
@@ -319,64 +320,49 @@ def _never_dict(bare: Any) -> bool:
 _FormParts = tuple[Form, "type | None", Any, bool, bool]
 
 
-def _form_parts(annotation: Any, binding: Binding, depth: int = 0) -> _FormParts:
-    """``(kind, record class, element annotation, never_dict, listy)`` of an annotation."""
-    rest, _ = strip_none(annotation)
-    bare, metadata = unwrap(rest)
-    if depth > 20 or binding.serialized_annotation(metadata) is not None or is_any(bare):
+def _form_parts(node: TypeNode, depth: int = 0) -> _FormParts:
+    """``(kind, record class, element annotation, never_dict, listy)`` of an annotation's node."""
+    shape = node.shape
+    if depth > 20 or shape is Shape.SERIALIZED or shape is Shape.ANY:
         return Form.OTHER, None, None, False, False
-    if literal_values(bare) is not None or bare is NONE_TYPE or bare is None:
+    if shape is Shape.NULL or shape is Shape.CHOICES:
         return Form.LEAF, None, None, True, False
-    members = union_members(bare)
-    if members is not None:
-        parts = [_form_parts(member, binding, depth + 1) for member in members]
+    if shape is Shape.UNION:
+        parts = [_form_parts(member, depth + 1) for member in node.children]
         never = all(part[3] for part in parts)
         if all(part[0] is Form.LEAF for part in parts):
             return Form.LEAF, None, None, never, False
         return Form.OTHER, None, None, never, False
-    container = container_kind(bare)
-    if container == "mapping":
-        args = container_args(bare)
-        origin = getattr(bare, "__origin__", bare)
+    origin = getattr(node.bare, "__origin__", node.bare)
+    if shape is Shape.MAPPING:
+        args = node.args
         if len(args) == 2 and origin is dict and unwrap(args[0])[0] is str:
-            value, nullable_value = strip_none(args[1])
-            value_bare, value_meta = unwrap(value)
-            if (
-                not nullable_value
-                and binding.serialized_annotation(value_meta) is None
-                and binding.model_shape(value_bare) == "record"
-            ):
-                return Form.RECORD_MAP, value_bare, None, False, False
+            value = node.children[1]
+            if not value.nullable and value.shape is Shape.RECORD:
+                return Form.RECORD_MAP, value.bare, None, False, False
         return Form.OTHER, None, None, False, False
-    if container is not None:
-        args = container_args(bare)
-        origin = getattr(bare, "__origin__", bare)
-        homogeneous = container != "tuple" or (len(args) == 2 and args[1] is Ellipsis)
-        if not homogeneous or origin not in (list, tuple) or not args:
+    if shape is Shape.TUPLE or shape is Shape.LIST:
+        # a list or tuple[X, ...] (not a set, a sequence ABC or a fixed tuple)
+        if shape is Shape.TUPLE or origin not in (list, tuple):
             return Form.OTHER, None, None, True, True
-        element = args[0]
-        element_rest, element_nullable = strip_none(element)
-        element_bare, element_meta = unwrap(element_rest)
-        if binding.serialized_annotation(element_meta) is not None or is_any(element_bare):
-            return Form.OTHER, None, None, True, True
-        if binding.model_shape(element_bare) == "record":
-            if element_nullable:
+        element = node.children[0]
+        if element.shape is Shape.RECORD:
+            if element.nullable:
                 return Form.OTHER, None, None, True, True
-            return Form.RECORDS, element_bare, None, True, True
-        if _form_parts(element, binding, depth + 1)[0] is Form.LEAF:
-            return Form.SCALARS, None, element, True, True
+            return Form.RECORDS, element.bare, None, True, True
+        if _form_parts(element, depth + 1)[0] is Form.LEAF:
+            return Form.SCALARS, None, element.annotation, True, True
         return Form.OTHER, None, None, True, True
-    shape = binding.model_shape(bare)
-    if shape == "record":
-        return Form.RECORD, bare, None, False, False
-    if shape is not None:
+    if shape is Shape.RECORD:
+        return Form.RECORD, node.bare, None, False, False
+    if shape is Shape.MODEL:
         return Form.OTHER, None, None, False, False
-    return Form.LEAF, None, None, _never_dict(bare), False
+    return Form.LEAF, None, None, _never_dict(node.bare), False
 
 
 def _form(item: FieldSchema, owner: Any, binding: Binding) -> FieldForm:
     """The TOON form of a compiled field of ``owner`` (see :class:`FieldForm`)."""
-    kind, record, element, never, listy = _form_parts(item.annotation, binding)
-    _, nullable = strip_none(item.annotation)
+    node = type_node(item.annotation, binding)
+    kind, record, element, never, listy = _form_parts(node)
     element_cell = cell_type(element, owner, binding) if element is not None else None
-    return FieldForm(item, kind, record, element_cell, nullable, never, listy)
+    return FieldForm(item, kind, record, element_cell, node.nullable, never, listy)
