@@ -642,7 +642,9 @@ class StreamDecoder(Generic[T]):
             reader.line_no,
             min(counts[1], _MOST_ROWS),  # a count past any stream's: the core stops there
             reading,
-            not self.options.strict,
+            # ESON: the lenient repairs' white space declines a line; TOON:
+            # in a reply, a line of white space may be a blank line held back
+            self.options.reply if self.format == "toon" else not self.options.strict,
             found is not None,
             unfinished,
             check,
