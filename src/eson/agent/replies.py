@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar, overload
 
 from eson._internal.codecs import toon_typed
@@ -42,7 +42,14 @@ from eson._internal.wire.eson_reader import text_of
 from eson._internal.wire.options import STRICT, ReadOptions, read_options, untyped_options
 from eson._internal.wire.repairs import Repair
 from eson._internal.wire.toon_parser import decode_text
-from eson.agent.cutoff import cut_repair, cut_signal, eson_progress, toon_progress, truncated
+from eson.agent.cutoff import (
+    Progress,
+    cut_repair,
+    cut_signal,
+    eson_progress,
+    toon_progress,
+    truncated,
+)
 from eson.agent.formats import PAYLOAD_FORMATS
 from eson.agent.payload import Payload, locate
 from eson.agent.stop import stop_kind
@@ -187,7 +194,7 @@ def parse_reply(
         except TruncatedError:
             _raise_content_error(payload, type, options)
             raise
-        if not partial and payload.format == "eson" and not _numbered(type):
+        if not partial and _READINGS[payload.format].strictly and not _numbered(type):
             value = _read_strictly(payload, type, options)
             if value is not _NOT_STRICT:
                 return value
@@ -227,13 +234,13 @@ def _check_cut(
             return replace(payload, terminated=True)
         return payload
     lines = payload.lines
-    if not partial or payload.format != "eson":
-        if payload.format == "eson":
-            progress = eson_progress(lines, payload.terminated)
-        elif payload.format == "toon":
-            progress = toon_progress(lines, payload.terminated)
-        else:
-            progress = (len(lines), None, None, None)
+    reading = _READINGS[payload.format]
+    if not partial or not reading.partial:
+        progress: Progress = (
+            (len(lines), None, None, None)
+            if reading.progress is None
+            else reading.progress(lines, payload.terminated)
+        )
         raise truncated(signal, stop_reason, progress, payload.format)
     dropped = not payload.terminated and bool(lines)
     log.append(cut_repair(signal, stop_reason, len(lines), dropped))
@@ -250,7 +257,7 @@ def _raise_content_error(payload: Payload, type: Any, options: tuple[bool | None
     it reads it, so the whole reply reports it too.  An error without a line
     (a missing field the cut may have taken) leaves the cut to be reported.
     """
-    if payload.format != "eson":
+    if not _READINGS[payload.format].partial:
         return
     lines = payload.lines if payload.terminated else payload.lines[:-1]
     complete = replace(payload, lines=lines, terminated=True)
@@ -322,28 +329,46 @@ def _read_strictly(payload: Payload, type: Any, options: tuple[bool | None, Any]
         return _NOT_STRICT
 
 
+Options = tuple[bool | None, Any]  # validation_strict, context
+
+
 def _decode(
     payload: Payload,
     type: Any,
     partial: bool,
     log: list[Repair],
-    options: tuple[bool | None, Any] = (None, None),
+    options: Options = (None, None),
 ) -> Any:
+    return _READINGS[payload.format].decode(payload, type, partial, log, options)
+
+
+def _decode_eson(
+    payload: Payload, type: Any, partial: bool, log: list[Repair], options: Options
+) -> Any:
+    if type is None:
+        return decode_document(payload.split, strict=False, repairs=log, partial=partial)
     validation_strict, context = options
-    if payload.format == "eson":
-        if type is None:
-            return decode_document(payload.split, strict=False, repairs=log, partial=partial)
-        read = _PARTIAL if partial else _LENIENT
-        return reader_for(type).decode(
-            payload.split, read, log, validation_strict=validation_strict, context=context
-        )
-    if payload.format == "toon":
-        if type is None:
-            return decode_text(payload.text, strict=True)
-        # the spec's strict checks plus the typed text rule: TOON's lenient reading
-        return toon_typed.reader_for(type).decode(
-            payload.text, _LENIENT, log, validation_strict=validation_strict, context=context
-        )
+    read = _PARTIAL if partial else _LENIENT
+    return reader_for(type).decode(
+        payload.split, read, log, validation_strict=validation_strict, context=context
+    )
+
+
+def _decode_toon(
+    payload: Payload, type: Any, partial: bool, log: list[Repair], options: Options
+) -> Any:
+    if type is None:
+        return decode_text(payload.text, strict=True)
+    # the spec's strict checks plus the typed text rule: TOON's lenient reading
+    validation_strict, context = options
+    return toon_typed.reader_for(type).decode(
+        payload.text, _LENIENT, log, validation_strict=validation_strict, context=context
+    )
+
+
+def _decode_json_payload(
+    payload: Payload, type: Any, partial: bool, log: list[Repair], options: Options
+) -> Any:
     return _decode_json(payload.text, type, options)
 
 
@@ -401,3 +426,31 @@ def _decode_json(
         error = validation_error(problems, value, plain_place)
         error.format = "json"
         raise attach_expected(error, schema.model_type, "json") from exc
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """How a payload in one format is read from a reply.
+
+    Attributes:
+        decode: Reads the payload (leniently; ``partial``: a cut-off last
+            array kept), recording repairs in the log.
+        strictly: Reads a well-formed payload by the strict reader first, and
+            its C fast paths (see :func:`_read_strictly`).
+        progress: Where a cut-off payload stands, for the ``TruncatedError``;
+            ``None`` where only its lines can be counted.
+        partial: A cut-off payload's complete lines can be read
+            (``partial=True``), and an error before the cut is the model's.
+    """
+
+    decode: Callable[[Payload, Any, bool, list[Repair], Options], Any]
+    strictly: bool
+    progress: Callable[[list[str], bool], Progress] | None
+    partial: bool
+
+
+_READINGS: dict[str, _Reading] = {
+    "eson": _Reading(_decode_eson, True, eson_progress, True),
+    "toon": _Reading(_decode_toon, False, toon_progress, False),
+    "json": _Reading(_decode_json_payload, False, None, False),
+}
