@@ -385,7 +385,7 @@ def _entry_decoder(item: FieldSchema, numbered: bool, owner: type) -> EntryDecod
 
 
 class DocumentReader:
-    """The compiled ESON reader of one model class (see :func:`document_reader`)."""
+    """The compiled ESON reader of one model class (:func:`eson._internal.codecs.eson_typed.reader_for` keeps one a class)."""
 
     def __init__(self, schema: DocumentSchema) -> None:
         self.schema = schema
@@ -570,11 +570,6 @@ class DocumentReader:
                 changed = dict(document)
             changed[name] = rows
         return document if changed is None else changed
-
-
-def document_reader(schema: DocumentSchema) -> DocumentReader:
-    """Build the reader of a compiled document schema."""
-    return DocumentReader(schema)
 
 
 # -- validation errors, placed on the wire -----------------------------------------

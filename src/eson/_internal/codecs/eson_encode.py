@@ -1,6 +1,6 @@
 """Writing model instances as ESON text: the typed fast path.
 
-For a class, :func:`document_writer` builds -- once -- a generated function
+For a class, :class:`DocumentWriter` builds -- once -- a generated function
 that reads each field straight off the instance (``obj.kind``) and writes
 its entry; record arrays are written column by column (one attribute getter
 call per record, then one cell encoder per column).  The result is byte for
@@ -349,7 +349,7 @@ def _attribute(attr: str) -> str:
 
 
 class DocumentWriter:
-    """The compiled ESON writer of one model class (see :func:`document_writer`)."""
+    """The compiled ESON writer of one model class (:func:`eson._internal.codecs.eson_typed.writer_for` keeps one a class)."""
 
     def __init__(self, schema: DocumentSchema) -> None:
         self.schema = schema
@@ -416,8 +416,3 @@ class DocumentWriter:
                 f"cannot convert {type(obj).__qualname__}: {type(exc).__name__}: {exc}"
             ) from exc
         return encode_document(document, number=number)
-
-
-def document_writer(schema: DocumentSchema) -> DocumentWriter:
-    """Build the writer of a compiled document schema."""
-    return DocumentWriter(schema)

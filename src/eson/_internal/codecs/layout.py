@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -599,12 +598,3 @@ def _build_layout(cls: type, format: LayoutFormat, delimiter: str) -> DocumentLa
         format, getattr(schema.cls, "__name__", str(cls)), class_doc(schema.cls), first, entries
     )
     return layout
-
-
-def columns_of(layout: DocumentLayout) -> Sequence[ValueLayout]:
-    """Every column and field of a layout, entry by entry (for tests and tools)."""
-    found: list[ValueLayout] = []
-    for entry in layout.entries:
-        found.append(entry.value)
-        found.extend(entry.columns)
-    return found

@@ -214,9 +214,6 @@ class Binding(Protocol):
     def dump(self, obj: object) -> dict[str, Any]:
         """The JSON-mode dump of a whole instance (the slow, exact path)."""
 
-    def dump_field(self, obj: object, spec: FieldSpec) -> Any:
-        """The JSON-mode dump of one field of an instance (slow, exact)."""
-
     def validator(self, cls: type) -> Validator:
         """A function validating a plain document into an instance of ``cls``."""
 

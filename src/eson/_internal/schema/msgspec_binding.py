@@ -156,9 +156,6 @@ class MsgspecBinding:
         result: dict[str, Any] = _to_builtins(obj)
         return result
 
-    def dump_field(self, obj: object, spec: FieldSpec) -> Any:
-        return _to_builtins(getattr(obj, spec.attr))
-
     def validator(self, cls: type) -> Validator:
         def validate(document: Any, strict: bool | None = None, context: Any = None) -> Any:
             if context is not None:

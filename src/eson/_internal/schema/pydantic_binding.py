@@ -219,15 +219,6 @@ class PydanticBinding:
             result = _restore_keys(result, _python_dump(obj))
         return result
 
-    def dump_field(self, obj: object, spec: FieldSpec) -> Any:
-        if isinstance(obj, BaseModel):
-            value = obj.model_dump(mode="json", by_alias=True, include={spec.attr})[spec.wire]
-            if _may_hold_keys(spec.annotation, set()) and _replaced_key(value):
-                python = obj.model_dump(mode="python", by_alias=True, include={spec.attr})
-                value = _restore_keys(value, python[spec.wire])
-            return value
-        return self.dump(obj)[spec.wire]
-
     def validator(self, cls: type) -> Validator:
         if isinstance(cls, type) and issubclass(cls, BaseModel):
             _complete(cls)
