@@ -68,7 +68,7 @@ from eson._internal.wire.toon_lexicon import COUNT_SOURCE, DELIMITER_SYMBOL_SOUR
 from eson._internal.wire.toon_limits import MAX_DEPTH, check_objects
 from eson._internal.wire.toon_parser import Positions, decode_text, text_of
 from eson._internal.wire.toon_quoting import DELIMITERS, format_key, format_string, parse_cells
-from eson._internal.wire.toon_scanner import find_unquoted, split_cells, split_lines, split_table
+from eson._internal.wire.toon_scanner import ends_rows, split_cells, split_lines, split_table
 from eson.errors import ESONError, TOONError
 
 # A value token: trimmed, on one line.
@@ -498,13 +498,8 @@ class _Records(_Field):
         text = full[len(pad) : -1]
         separator = "\n" + pad
         delimiter = _DELIMITER_OF[symbol]
-        if ":" in text:
-            for row in text.split(separator):
-                colon = find_unquoted(row, ":") if ":" in row else -1
-                if colon >= 0:
-                    split_at = find_unquoted(row, delimiter)
-                    if split_at < 0 or colon < split_at:
-                        raise MismatchError  # a key-value line ends a table
+        if ":" in text and any(ends_rows(row, delimiter) for row in text.split(separator)):
+            raise MismatchError  # a key-value line ends a table
         paths = _leaf_paths(layout, fields, symbol)
         decoded = None
         if native is not None:

@@ -28,10 +28,12 @@ from eson._internal.wire.toon_limits import MAX_DEPTH, OBJECT_ALLOWANCE, check_o
 from eson._internal.wire.toon_quoting import parse_column, parse_primitive, unescape
 from eson._internal.wire.toon_scanner import (
     ScannedLines,
-    find_unquoted,
+    ends_rows,
+    row_depth_error,
     scan_lines,
     split_cells,
     split_table,
+    width_error,
 )
 from eson.errors import TOONError, echo
 
@@ -547,9 +549,7 @@ class _Parser:
         """
         depth = self.depths[index]
         if self.strict:
-            if started:
-                raise TOONError(f"line is indented to depth {depth}, but rows are at {row_depth}")
-            raise TOONError(f"indentation jumps from depth {row_depth - 1} to {depth}")
+            raise row_depth_error(depth, row_depth, started)
         return -1 if started else depth
 
     def _table_rows(
@@ -587,12 +587,8 @@ class _Parser:
             if strict and blank_before[line_no] and (texts or self.open_spans):
                 raise TOONError("blank line inside an array", line=blank_before[line_no])
             line = contents[line_no]
-            if ":" in line:
-                colon = find_unquoted(line, ":")
-                if colon >= 0:
-                    split_at = find_unquoted(line, delimiter)
-                    if split_at < 0 or colon < split_at:
-                        break  # a key-value line ends the rows
+            if ends_rows(line, delimiter):
+                break
             texts.append(line)
             row_lines.append(line_no)
             line_no += 1
@@ -690,11 +686,7 @@ class _Parser:
             cells = split_cells(rest, delimiter) if rest else []
             if len(cells) != width:
                 if strict:
-                    raise TOONError(
-                        f"expected {width} cells, got {len(cells)}",
-                        section=header.key,
-                        row=seen + 1,
-                    )
+                    raise width_error(width, len(cells), section=header.key, row=seen + 1)
                 cells = cells[:width]
             values: list[Any] = [parse_primitive(cell) for cell in cells]
             values.extend([None] * (width - len(values)))

@@ -132,6 +132,47 @@ def find_unquoted(text: str, char: str, start: int = 0) -> int:
                 return -1
 
 
+def ends_rows(line: str, delimiter: str) -> bool:
+    """Whether a line under a table header is a ``key: ...`` line, which ends the rows.
+
+    That is a line with an unquoted colon before its first unquoted
+    delimiter (or with no delimiter at all); a colon inside a cell after
+    the first is text.
+    """
+    if ":" not in line:
+        return False
+    colon = find_unquoted(line, ":")
+    if colon < 0:
+        return False
+    split_at = find_unquoted(line, delimiter)
+    return split_at < 0 or colon < split_at
+
+
+def width_error(
+    width: int,
+    got: int,
+    *,
+    line: int | None = None,
+    section: str | None = None,
+    row: int | None = None,
+) -> TOONError:
+    """The error of a table or entry row with ``got`` cells where its header declares ``width``."""
+    return TOONError(f"expected {width} cells, got {got}", line=line, section=section, row=row)
+
+
+def row_depth_error(depth: int, row_depth: int, started: bool, line: int | None = None) -> TOONError:
+    """The error of a line under a table header deeper than the header, not at its rows' depth.
+
+    ``started``: a row has been read (the line breaks the rows' indentation);
+    else the header's indentation jumps.
+    """
+    if started:
+        reason = f"line is indented to depth {depth}, but rows are at {row_depth}"
+    else:
+        reason = f"indentation jumps from depth {row_depth - 1} to {depth}"
+    return TOONError(reason, line=line)
+
+
 # One cell: runs of ordinary characters and quoted strings, up to a delimiter
 # (the trailing ``?`` makes the closing quote optional: an unterminated quote).
 _CELL = {d: re.compile(rf'(?:[^"{re.escape(d)}]+|{QUOTED_SOURCE}?)*', re.S) for d in DELIMITERS}
@@ -223,7 +264,7 @@ def split_table(
         for number, cells in enumerate(table):
             if len(cells) != width:
                 if not pad:
-                    raise TOONError(f"expected {width} cells, got {len(cells)}", row=number + 1)
+                    raise width_error(width, len(cells), row=number + 1)
                 table[number] = (cells + ["null"] * width)[:width]
     return list(map(list, zip(*table)))
 

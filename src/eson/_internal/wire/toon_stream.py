@@ -38,7 +38,7 @@ from eson._internal.wire.toon_header import Header, parse_header
 from eson._internal.wire.toon_limits import MAX_DEPTH
 from eson._internal.wire.toon_parser import count_error, decode_text, is_key_value, split_key
 from eson._internal.wire.toon_quoting import parse_primitive
-from eson._internal.wire.toon_scanner import find_unquoted, split_cells
+from eson._internal.wire.toon_scanner import ends_rows, row_depth_error, split_cells, width_error
 from eson.errors import TOONError
 
 
@@ -449,31 +449,19 @@ class LineReader:
 
     def _table_row(self, table: _Table, content: str, depth: int, number: int, blank: int) -> None:
         if depth != 1:
-            if table.started:
-                message = f"line is indented to depth {depth}, but rows are at 1"
-            else:
-                message = f"indentation jumps from depth 0 to {depth}"
-            raise TOONError(message, line=number)
+            raise row_depth_error(depth, 1, table.started, line=number)
         if blank and table.started:
             raise TOONError("blank line inside an array", line=blank)
         delimiter = table.header.delimiter
-        if ":" in content:
-            colon = find_unquoted(content, ":")
-            if colon >= 0:
-                split_at = find_unquoted(content, delimiter)
-                if split_at < 0 or colon < split_at:
-                    raise TOONError(
-                        "line is indented to depth 1, but its scope holds depth 0", line=number
-                    )
+        if ends_rows(content, delimiter):  # the parser ends the rows: its scope refuses the line
+            raise TOONError("line is indented to depth 1, but its scope holds depth 0", line=number)
         table.started = True
         table.rows += 1
         row = table.rows
         cells = split_cells(content, delimiter)
         width = table.layout.width
         if len(cells) != width:
-            raise TOONError(
-                f"expected {width} cells, got {len(cells)}", line=number, section=table.key, row=row
-            )
+            raise width_error(width, len(cells), line=number, section=table.key, row=row)
         try:
             values = [parse_primitive(cell) for cell in cells]
         except TOONError as exc:
