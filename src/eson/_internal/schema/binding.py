@@ -14,13 +14,45 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-if TYPE_CHECKING:
-    from eson._internal.schema.model import FieldSchema
-
+from typing import Any, Literal, Protocol
 
 ModelShape = Literal["record", "array", "other"]
+
+
+class CellChoices(Protocol):
+    """What a binding reads of a compiled field's cell type (:class:`~eson._internal.schema.model.CellType`)."""
+
+    @property
+    def choices(self) -> frozenset[str] | None:
+        """The strings of a ``Literal`` of strings, else ``None``."""
+
+
+class CompiledField(Protocol):
+    """A compiled field as a binding reads it: a :class:`~eson._internal.schema.model.FieldSchema`.
+
+    A protocol, so that this module needs nothing from the schema model,
+    which refers to the binding of each schema.
+    """
+
+    @property
+    def attr(self) -> str:
+        """The Python attribute name."""
+
+    @property
+    def wire(self) -> str:
+        """The name on the wire."""
+
+    @property
+    def annotation(self) -> Any:
+        """The declared annotation, metadata included."""
+
+    @property
+    def output_only(self) -> bool:
+        """Written but never read back (a computed field)."""
+
+    @property
+    def cell(self) -> CellChoices:
+        """The field's values as cells."""
 
 
 @dataclass(frozen=True)
@@ -235,7 +267,7 @@ class Binding(Protocol):
         """
 
     def row_constructor(
-        self, cls: type, fields: Sequence[FieldSchema]
+        self, cls: type, fields: Sequence[CompiledField]
     ) -> Callable[..., Any] | None:
         """An optional fast path for one row: build an instance from its values, positionally.
 
@@ -257,7 +289,7 @@ class Binding(Protocol):
         """
 
     def record_builder(
-        self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
+        self, cls: type, fields: Sequence[CompiledField], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
         """An optional fast path: build validated instances straight from
         decoded columns (one list per field, in ``fields`` order).
@@ -275,7 +307,7 @@ class Binding(Protocol):
         reports the precise error).  ``None`` when there is no such path.
         """
 
-    def row_slots(self, cls: type, fields: Sequence[FieldSchema]) -> tuple[object, ...] | None:
+    def row_slots(self, cls: type, fields: Sequence[CompiledField]) -> tuple[object, ...] | None:
         """The member descriptors through which the accelerator may make instances of ``cls``.
 
         An instance made by allocating ``cls`` and setting these slots (one

@@ -23,6 +23,7 @@ from eson._internal.schema.annotations import generic_parameters, substitute, un
 from eson._internal.schema.binding import (
     NO_CONTEXT,
     NO_DEFAULT,
+    CompiledField,
     FieldNotes,
     FieldSpec,
     ModelShape,
@@ -33,7 +34,6 @@ from eson._internal.schema.binding import (
     replace_surrogates,
 )
 from eson._internal.schema.class_cache import cached
-from eson._internal.schema.model import FieldSchema
 
 _PLAIN: dict[type, frozenset[type]] = {
     str: frozenset({str}),
@@ -227,7 +227,7 @@ class MsgspecBinding:
 
         return read
 
-    def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
+    def row_constructor(self, cls: type, fields: Sequence[CompiledField]) -> Callable[..., Any] | None:
         if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct) or not _positional(cls):
             return None
         if tuple(item.attr for item in fields) != cls.__struct_fields__:
@@ -242,7 +242,7 @@ class MsgspecBinding:
             return None
         return ACCESS_SLOTS, slots
 
-    def row_slots(self, cls: type, fields: Sequence[FieldSchema]) -> tuple[object, ...] | None:
+    def row_slots(self, cls: type, fields: Sequence[CompiledField]) -> tuple[object, ...] | None:
         if not isinstance(cls, type) or not issubclass(cls, msgspec.Struct) or not _positional(cls):
             return None
         if tuple(item.attr for item in fields) != cls.__struct_fields__:
@@ -301,7 +301,7 @@ class MsgspecBinding:
         return validate
 
     def record_builder(
-        self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
+        self, cls: type, fields: Sequence[CompiledField], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
         if not issubclass(cls, msgspec.Struct) or not _positional(cls):
             return None
@@ -419,7 +419,7 @@ def _positional(cls: type) -> bool:
 _EXACT = {str: str, int: int, float: float, bool: bool}
 
 
-def _column_check(item: FieldSchema) -> Callable[[list[Any]], list[Any]]:
+def _column_check(item: CompiledField) -> Callable[[list[Any]], list[Any]]:
     """Validate one decoded column as ``msgspec.convert`` would, value by value."""
     annotation = item.annotation
     exact = _EXACT.get(annotation)

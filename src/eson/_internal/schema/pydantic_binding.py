@@ -25,6 +25,7 @@ from eson._internal.accelerator import ACCESS_INSTANCE_DICT, native
 from eson._internal.schema.annotations import generic_parameters, substitute
 from eson._internal.schema.binding import (
     NO_DEFAULT,
+    CompiledField,
     FieldNotes,
     FieldSpec,
     ModelShape,
@@ -35,7 +36,6 @@ from eson._internal.schema.binding import (
     replace_surrogates,
 )
 from eson._internal.schema.class_cache import cached
-from eson._internal.schema.model import FieldSchema
 from eson._internal.schema.pydantic_rows import row_plan
 
 # Config keys that change what a JSON-mode dump of a field value looks like.
@@ -289,10 +289,10 @@ class PydanticBinding:
 
         return read
 
-    def row_constructor(self, cls: type, fields: Sequence[FieldSchema]) -> Callable[..., Any] | None:
+    def row_constructor(self, cls: type, fields: Sequence[CompiledField]) -> Callable[..., Any] | None:
         return None  # validators see whole records: always validate dicts
 
-    def row_slots(self, cls: type, fields: Sequence[FieldSchema]) -> tuple[object, ...] | None:
+    def row_slots(self, cls: type, fields: Sequence[CompiledField]) -> tuple[object, ...] | None:
         return None  # instances keep their fields in __dict__ (see record_builder)
 
     def prebuilt_lists(self, cls: type, rows: dict[str, type]) -> PrebuiltValidator | None:
@@ -306,7 +306,7 @@ class PydanticBinding:
         return ACCESS_INSTANCE_DICT, tuple(attrs)
 
     def record_builder(
-        self, cls: type, fields: Sequence[FieldSchema], within: tuple[type, str] | None = None
+        self, cls: type, fields: Sequence[CompiledField], within: tuple[type, str] | None = None
     ) -> Callable[[list[list[Any]], list[bool]], list[Any]] | None:
         # Validators see whole records: only where nothing would see the rows'
         # dicts, and only for rows valid as they are (eson._internal.schema.pydantic_rows).
