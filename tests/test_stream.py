@@ -1060,3 +1060,42 @@ def test_a_toon_reply_s_blank_lines_after_the_document_are_the_reply_s(after: st
     with pytest.raises(eson.TOONError) as streamed:
         run(StreamDecoder(None, format="toon"), [inside[i : i + size] for i in range(0, len(inside), size)])
     assert str(streamed.value) == str(whole.value)
+
+
+# -- repairs read before an error (hypothesis, test_stream_core under ASan, 6000 examples) ----
+
+
+class _CutRow(eson.msgspec.Record):
+    id: int
+    kind: str
+    name: str
+    score: float
+    ok: bool
+    note: str | None
+
+
+class _CutDoc(eson.msgspec.Message):
+    title: str
+    rows: list[_CutRow]
+    tail: int = 0
+
+
+@pytest.mark.parametrize("size", [1, 7, 1 << 20])
+def test_the_repairs_read_before_an_error_do_not_depend_on_the_chunks(size: int) -> None:
+    """A chunk that fails keeps the repairs its lines recorded before the error.
+
+    They were dropped when the failing chunk had recorded them itself, so a
+    reply fed whole lost the ``missing-header`` repair that the same reply
+    fed line by line kept.
+    """
+    text = (
+        '```\r!eson/1\ntitle=""\nrows[1]{id,kind,name,score,ok,note}\n'
+        '\r0\thigh\t""\t0.0\tfalse\tnull\ntail=0\n'
+    )
+
+    decoder = StreamDecoder(_CutDoc)
+    with pytest.raises(eson.ValidationError, match="line 4"):
+        for start in range(0, len(text), size):
+            decoder.feed(text[start : start + size])
+    assert [repair.kind for repair in decoder.repairs] == ["missing-header"]
+    assert decoder.repairs[0].line == 2

@@ -449,9 +449,11 @@ class StreamDecoder(Generic[T]):
                 else:
                     self._read(lines)
         except ESONError as exc:
-            raise self._fail(exc) from None
-        if self._log:
+            # The repairs read before the error are kept, as they are when
+            # the chunk's lines come in chunks of their own.
             self._take_repairs()
+            raise self._fail(exc) from None
+        self._take_repairs()
         events = self._events
         taken = events[:] if events else []
         events.clear()
