@@ -449,9 +449,6 @@ class StreamDecoder(Generic[T]):
                 else:
                     self._read(lines)
         except ESONError as exc:
-            # The repairs read before the error are kept, as they are when
-            # the chunk's lines come in chunks of their own.
-            self._take_repairs()
             raise self._fail(exc) from None
         self._take_repairs()
         events = self._events
@@ -805,6 +802,9 @@ class StreamDecoder(Generic[T]):
             log.clear()
 
     def _fail(self, exc: ESONError) -> ESONError:
+        # The repairs read before the error are kept, as they are when the
+        # failing chunk's lines come in chunks of their own.
+        self._take_repairs()
         if self.type is not None:
             attach_expected(exc, self.type, self.format)
         error = exc.moved(self._skipped())
