@@ -203,6 +203,19 @@ def test_the_core_reads_a_stream_as_the_python_stream_does(
     assert_runs_agree(model, chunks, options, end)
 
 
+def count_lines_read(monkeypatch: pytest.MonkeyPatch, reader: type) -> list[int]:
+    """Count the lines the Python line reader ``reader`` reads from now on (the list's one item)."""
+    read = [0]
+    python_lines = reader.lines
+
+    def counted_lines(self: Any, lines: list[str]) -> None:
+        read[0] += len(lines)
+        python_lines(self, lines)
+
+    monkeypatch.setattr(reader, "lines", counted_lines)
+    return read
+
+
 def _text(rows: int, model: type = Doc) -> str:
     value = Doc(
         title="t",
@@ -239,16 +252,8 @@ def test_the_rows_go_through_the_core(
         calls += 1
         return python_feed(self, *args, **kwargs)
 
-    read = 0  # lines the Python reader read
-    python_lines = eson_line_reader.LineReader.lines
-
-    def counted_lines(self: eson_line_reader.LineReader, lines: list[str]) -> None:
-        nonlocal read
-        read += len(lines)
-        python_lines(self, lines)
-
     monkeypatch.setattr(StreamDecoder, "feed", counted)
-    monkeypatch.setattr(eson_line_reader.LineReader, "lines", counted_lines)
+    read = count_lines_read(monkeypatch, eson_line_reader.LineReader)
     decoder: StreamDecoder[Any] = StreamDecoder(model, strict=strict)
     events = [event for chunk in chunks for event in decoder.feed(chunk)]
     result = decoder.close()
@@ -259,9 +264,9 @@ def test_the_rows_go_through_the_core(
     if wrap == "fenced" and size == 1 << 20:
         # the chunk holds the closing fence too: the reply is read by Python
         # (what came after the fence is dropped before the rows are read)
-        assert read == 504, read
+        assert read[0] == 504, read
     else:  # the header, the title, the head, the rows of the first chunk (bytes: a row each)
-        assert read <= (len(chunks) + 4 if size < 0 else 6), read
+        assert read[0] <= (len(chunks) + 4 if size < 0 else 6), read
     with pure():
         assert result == eson.decode(text if wrap == "bare" else text[8:-4], type=model)
 
@@ -559,20 +564,12 @@ def test_pydantic_rows_are_validated_once_each_as_python_does(
 def test_pydantic_rows_go_through_the_core(monkeypatch: pytest.MonkeyPatch) -> None:
     rows = [Checked(id=i, name="n", score=0.5) for i in range(300)]
     text = eson.encode(CheckedDoc(title="t", rows=rows))
-    read = 0
-    python_lines = eson_line_reader.LineReader.lines
-
-    def counted_lines(self: eson_line_reader.LineReader, lines: list[str]) -> None:
-        nonlocal read
-        read += len(lines)
-        python_lines(self, lines)
-
-    monkeypatch.setattr(eson_line_reader.LineReader, "lines", counted_lines)
+    read = count_lines_read(monkeypatch, eson_line_reader.LineReader)
     decoder: StreamDecoder[Any] = StreamDecoder(CheckedDoc)
     for at in range(0, len(text), 64):
         decoder.feed(text[at : at + 64])
     assert decoder.close() == eson.decode(text, type=CheckedDoc)
-    assert read <= 8, read  # of 303 lines: the header, the title, the head, the first chunk
+    assert read[0] <= 8, read  # of 303 lines: the header, the title, the head, the first chunk
 
 
 def test_a_chunk_of_lines_the_core_declines_does_not_nest_calls() -> None:
@@ -696,22 +693,14 @@ def test_toon_rows_go_through_the_core(
     chunks: list[Any] = [text[at : at + abs(size)] for at in range(0, len(text), abs(size))]
     if size < 0:
         chunks = [chunk.encode() for chunk in chunks]
-    read = 0
-    python_lines = toon_stream.LineReader.lines
-
-    def counted_lines(self: toon_stream.LineReader, lines: list[str]) -> None:
-        nonlocal read
-        read += len(lines)
-        python_lines(self, lines)
-
-    monkeypatch.setattr(toon_stream.LineReader, "lines", counted_lines)
+    read = count_lines_read(monkeypatch, toon_stream.LineReader)
     decoder: StreamDecoder[Any] = StreamDecoder(model, format="toon", strict=True)
     events = [event for chunk in chunks for event in decoder.feed(chunk)]
     result = decoder.close()
     events += decoder.final_events  # the last row, with no line break, ends with the text
     assert [event.row for event in events if event.section == "rows"] == list(range(1, 501))
     # the title, the table's head, its first row (bytes: a row a chunk), the last line
-    assert read <= (len(chunks) + 4 if size < 0 else 6), read
+    assert read[0] <= (len(chunks) + 4 if size < 0 else 6), read
     with pure():
         assert _plain(result) == _plain(eson.toon.decode(text, type=model))
 
