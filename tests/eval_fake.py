@@ -151,7 +151,18 @@ class FakeServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
+            inflight = False  # this request counts in fake.inflight
+
+            def _leave(self) -> None:
+                with fake._lock:
+                    if self.inflight:
+                        self.inflight = False
+                        fake.inflight -= 1
+
             def _send(self, status: int, body: str, headers: dict[str, str] | None = None) -> None:
+                # Out of flight before the reply is written: once the client has
+                # it, its next request may come before this thread runs again.
+                self._leave()
                 data = body.encode("utf-8")
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -174,13 +185,13 @@ class FakeServer:
                     }
                     fake.inflight += 1
                     fake.max_inflight = max(fake.max_inflight, fake.inflight)
+                    self.inflight = True
                 try:
                     if fake.delay:
                         fake.release.wait(fake.delay)
                     self._answer(body, number, failing)
                 finally:
-                    with fake._lock:
-                        fake.inflight -= 1
+                    self._leave()
 
             def _answer(self, body: Any, number: int, failing: bool) -> None:
                 if self.path != "/v1/chat/completions":
