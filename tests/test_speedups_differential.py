@@ -15,6 +15,7 @@ import enum
 import os
 import random
 import struct
+from collections.abc import Iterator
 from functools import partial
 from typing import Any, Literal
 
@@ -159,7 +160,12 @@ def test_string_cells_are_the_reference(text: str) -> None:
 long_texts = st.lists(st.one_of(tricky, any_char, st.sampled_from("abcdefgh")), max_size=80).map(
     "".join
 )
-ESCAPED = ['"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "\u2028", "\u2029", "\ud800", "\udfff"]
+# Each short escape (\" \\ \n \r \t \b \f), controls written as \u00XX, and the
+# wide characters written as \uXXXX.
+ESCAPED = [
+    '"', "\\", "\n", "\r", "\t", "\b", "\f", "\x00", "\x0b", "\x1f", "\x7f",
+    "\u2028", "\u2029", "\ud800", "\udfff",
+]
 BASES = ["a", "\u00e9", "\u4e2d", "\U0001f600", "\ufffd"]
 
 
@@ -173,15 +179,41 @@ def test_long_string_cells_are_the_reference(text: str) -> None:
     assert_same(lambda: eson_cells.encode_str_column(["\U0001f600", text, "\u4e2d", text]))
 
 
+@pytest.fixture(params=["8 a block", "4 a block"])
+def block_width(request: pytest.FixtureRequest) -> Iterator[None]:
+    """UCS-4 text quoted 8 characters a block (AVX2, where the CPU has it) and 4 (SSE2)."""
+    assert accelerator.native is not None
+    before = accelerator.native.wide_blocks(request.param == "8 a block")
+    try:
+        yield
+    finally:
+        accelerator.native.wide_blocks(before)
+
+
+@pytest.mark.usefixtures("block_width")
 def test_escapes_at_every_block_offset() -> None:
     for base in BASES:
         for special in ESCAPED:
-            for length in (15, 16, 17, 33, 40):
+            for length in (7, 8, 9, 15, 16, 17, 33, 40):
                 for at in range(length):
                     text = base * at + special + base * (length - at - 1)
                     assert_same(partial(eson_json.quote, text))
+                    assert accelerator.native.is_bare(text) == eson_cells.is_bare(text), text
                     for column in (["\U0001f600", text], ["\u4e2d", text], [text, text]):
                         assert_same(partial(eson_cells.encode_str_column, column))
+
+
+@pytest.mark.usefixtures("block_width")
+def test_escape_pairs_at_every_block_offset() -> None:
+    """Two escaped characters side by side (a surrogate pair among them) at each offset."""
+    pairs = ['"\\', "\t\n", "\ud800\udc00", "\udc00\ud800", "\u2028\x00", '\\"']
+    for base in ("a", "\u4e2d", "\U0001f600"):
+        for pair in pairs:
+            for at in range(18):
+                text = base * at + pair + base * (17 - at)
+                assert_same(partial(eson_json.quote, text))
+                assert_same(partial(eson_cells.encode_str, text))
+                assert accelerator.native.is_bare(text) == eson_cells.is_bare(text), text
 
 
 @SETTINGS

@@ -804,6 +804,64 @@ is_literal(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
 /* TAB, LF and CR: never inside a bare cell. */
 static const unsigned char LINE_BREAKS[256] = {['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
+#if defined(__SSE2__)
+/* The lanes of a block of UCS-2 (UCS-4) characters that are never inside
+ * a bare cell: TAB, LF, CR, U+2028, U+2029, surrogates. */
+static inline __m128i
+unsafe16(__m128i v)
+{
+    __m128i breaks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('\t')),
+                                               _mm_cmpeq_epi16(v, _mm_set1_epi16('\n'))),
+                                  _mm_cmpeq_epi16(v, _mm_set1_epi16('\r')));
+    __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
+                                  _mm_set1_epi16(0x2028));
+    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
+                                  _mm_set1_epi16((short)0xD800));
+    return _mm_or_si128(breaks, _mm_or_si128(sep, sur));
+}
+
+static inline __m128i
+unsafe32(__m128i v)
+{
+    __m128i breaks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32('\t')),
+                                               _mm_cmpeq_epi32(v, _mm_set1_epi32('\n'))),
+                                  _mm_cmpeq_epi32(v, _mm_set1_epi32('\r')));
+    __m128i sep = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~1)), _mm_set1_epi32(0x2028));
+    __m128i sur = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~0x7FF)),
+                                  _mm_set1_epi32(0xD800));
+    return _mm_or_si128(breaks, _mm_or_si128(sep, sur));
+}
+#endif
+
+/* Whether a UCS-2 or UCS-4 text of n characters holds a character that is
+ * never inside a bare cell (is_unsafe_inside): 16 bytes a step (SSE2). */
+static int
+has_unsafe_inside(int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+#if defined(__SSE2__)
+    if (kind == 2) {
+        const Py_UCS2 *p = data;
+        for (; i + 8 <= n; i += 8) {
+            if (_mm_movemask_epi8(unsafe16(_mm_loadu_si128((const __m128i *)(p + i)))))
+                return 1;
+        }
+    }
+    else {
+        const Py_UCS4 *p = data;
+        for (; i + 4 <= n; i += 4) {
+            if (_mm_movemask_epi8(unsafe32(_mm_loadu_si128((const __m128i *)(p + i)))))
+                return 1;
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        if (is_unsafe_inside(PyUnicode_READ(kind, data, i)))
+            return 1;
+    }
+    return 0;
+}
+
 /* eson._internal.wire.eson_cells.is_bare for an exact str. */
 static int
 str_is_bare(PyObject *u)
@@ -831,11 +889,8 @@ str_is_bare(PyObject *u)
                 return 0;
         }
     }
-    else {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (is_unsafe_inside(PyUnicode_READ(kind, data, i)))
-                return 0;
-        }
+    else if (has_unsafe_inside(kind, data, n)) {
+        return 0;
     }
     if (n <= 5 && is_literal(kind, data, 0, n))
         return 0;
@@ -862,31 +917,31 @@ static const unsigned char ESCAPE_EXTRA[128] = {
  * separators, surrogates). */
 #define WIDE_ESCAPED(c) ((c) == 0x2028 || (c) == 0x2029 || ((c) >= 0xD800 && (c) <= 0xDFFF))
 
-/* Write one escaped character at dst (of type DST_T); advances dst. */
+/* The letter of the short escape of an ASCII character (\" \\ \n \r \t \b
+ * \f), 0 for one written as \u00XX or not escaped. */
+static const char SHORT_ESCAPE[128] = {
+    ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't', ['\b'] = 'b', ['\f'] = 'f',
+};
+
+/* Write one escaped character at dst (of type DST_T); advances dst.  The
+ * short escapes come from a table: a switch's jump, taken for every escape
+ * of mixed text, is mispredicted more often than not. */
 #define PUT_ESCAPE(DST_T, dst, c)                                                 \
     do {                                                                          \
         Py_UCS4 ch_ = (c);                                                        \
-        char short_ = 0;                                                          \
-        switch (ch_) {                                                            \
-        case '"': short_ = '"'; break;                                            \
-        case '\\': short_ = '\\'; break;                                          \
-        case '\n': short_ = 'n'; break;                                           \
-        case '\r': short_ = 'r'; break;                                           \
-        case '\t': short_ = 't'; break;                                           \
-        case '\b': short_ = 'b'; break;                                           \
-        case '\f': short_ = 'f'; break;                                           \
-        default: break;                                                           \
-        }                                                                         \
-        *(dst)++ = (DST_T)'\\';                                                   \
-        if (short_) {                                                             \
-            *(dst)++ = (DST_T)short_;                                             \
+        char short_ = ch_ < 128 ? SHORT_ESCAPE[ch_] : 0;                          \
+        (dst)[0] = (DST_T)'\\';                                                   \
+        if (__builtin_expect(short_ != 0, 1)) {                                   \
+            (dst)[1] = (DST_T)short_;                                             \
+            (dst) += 2;                                                           \
         }                                                                         \
         else {                                                                    \
-            *(dst)++ = (DST_T)'u';                                                \
-            *(dst)++ = (DST_T)HEX[(ch_ >> 12) & 15];                              \
-            *(dst)++ = (DST_T)HEX[(ch_ >> 8) & 15];                               \
-            *(dst)++ = (DST_T)HEX[(ch_ >> 4) & 15];                               \
-            *(dst)++ = (DST_T)HEX[ch_ & 15];                                      \
+            (dst)[1] = (DST_T)'u';                                                \
+            (dst)[2] = (DST_T)HEX[(ch_ >> 12) & 15];                              \
+            (dst)[3] = (DST_T)HEX[(ch_ >> 8) & 15];                               \
+            (dst)[4] = (DST_T)HEX[(ch_ >> 4) & 15];                               \
+            (dst)[5] = (DST_T)HEX[ch_ & 15];                                      \
+            (dst) += 6;                                                           \
         }                                                                         \
     } while (0)
 
@@ -952,28 +1007,33 @@ put_run(Writer *w, int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
 #define QUOTE_BLOCKS(T, PER, TEST)                                                \
     do {                                                                          \
         const T *src_ = (const T *)data;                                          \
+        /* the length and the output in locals: a store through the output   \
+         * (char data) would make the compiler reload them from the writer */ \
+        T *out_ = (T *)w->data;                                                   \
+        Py_ssize_t len_ = w->len;                                                 \
         while (i + PER <= n) {                                                    \
             __m128i v_ = _mm_loadu_si128((const __m128i *)(src_ + i));            \
-            __m128i hit_ = TEST(v_);                                              \
-            int mask_ = _mm_movemask_epi8(hit_);                                  \
-            _mm_storeu_si128((__m128i *)((T *)w->data + w->len), v_);             \
+            int mask_ = _mm_movemask_epi8(TEST(v_));                              \
+            _mm_storeu_si128((__m128i *)(out_ + len_), v_);                       \
             if (!mask_) {                                                         \
                 i += PER;                                                         \
-                w->len += PER;                                                    \
+                len_ += PER;                                                      \
                 continue;                                                         \
             }                                                                     \
             int at_ = __builtin_ctz((unsigned)mask_) / (int)sizeof(T);            \
             i += at_;                                                             \
-            w->len += at_;                                                        \
-            Py_UCS4 c_ = src_[i];                                                 \
-            T *dst_ = (T *)w->data + w->len;                                      \
-            PUT_ESCAPE(T, dst_, c_);                                              \
-            w->len = dst_ - (T *)w->data;                                         \
+            T *dst_ = out_ + len_ + at_;                                          \
+            PUT_ESCAPE(T, dst_, src_[i]);                                         \
+            len_ = dst_ - out_;                                                   \
             i++;                                                                  \
-            if (w->cap - w->len < n - i + QUOTE_SLACK &&                          \
-                w_reserve(w, n - i + QUOTE_SLACK) < 0)                            \
-                return -1;                                                        \
+            if (w->cap - len_ < n - i + QUOTE_SLACK) {                            \
+                w->len = len_;                                                    \
+                if (w_reserve(w, n - i + QUOTE_SLACK) < 0)                        \
+                    return -1;                                                    \
+                out_ = (T *)w->data;                                              \
+            }                                                                     \
         }                                                                         \
+        w->len = len_;                                                            \
     } while (0)
 
 static inline __m128i
@@ -1041,14 +1101,77 @@ ucs4_escape(const Py_UCS4 *src, Py_ssize_t i, Py_ssize_t n, Py_UCS4 *out, Py_ssi
     return 0;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(TYPED_ESON_NO_AVX2)
+#define HAVE_AVX2_PATH 1
+#include <immintrin.h>
+/* Whether the CPU runs AVX2 (set when the module loads). */
+static int cpu_avx2 = 0;
+
+/* The head of w_quoted_ucs4 eight characters a block (AVX2, when the CPU
+ * has it): the blocks up to the last full one; *pi is where it stopped.
+ * Returns what w_quoted_ucs4 returns. */
+__attribute__((target("avx2"))) static int
+quoted_ucs4_avx2(Writer *w, const Py_UCS4 *src, Py_ssize_t n, Py_ssize_t start, Py_ssize_t *pi)
+{
+    Py_ssize_t i = 0, len = w->len;
+    Py_UCS4 *out = (Py_UCS4 *)w->data;
+    const __m256i space = _mm256_set1_epi32(0x20), quote = _mm256_set1_epi32('"');
+    const __m256i backslash = _mm256_set1_epi32('\\'), not_one = _mm256_set1_epi32(~1);
+    const __m256i sep = _mm256_set1_epi32(0x2028), not_sur = _mm256_set1_epi32(~0x7FF);
+    const __m256i sur = _mm256_set1_epi32(0xD800);
+    while (i + 8 <= n) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(src + i));
+        /* code points are below 2^31: the signed compare is exact */
+        __m256i hit = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpgt_epi32(space, v), _mm256_cmpeq_epi32(v, quote)),
+            _mm256_or_si256(
+                _mm256_cmpeq_epi32(v, backslash),
+                _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(v, not_one), sep),
+                                _mm256_cmpeq_epi32(_mm256_and_si256(v, not_sur), sur))));
+        unsigned mask = (unsigned)_mm256_movemask_epi8(hit);
+        _mm256_storeu_si256((__m256i *)(out + len), v); /* the slack takes the spill */
+        if (!mask) {
+            i += 8;
+            len += 8;
+            continue;
+        }
+        int at = __builtin_ctz(mask) / 4;
+        i += at;
+        len += at;
+        if (ucs4_escape(src, i, n, out, &len)) {
+            w->len = start;
+            return 1;
+        }
+        i++;
+        if (w->cap - len < n - i + QUOTE_SLACK) {
+            w->len = len;
+            if (w_reserve(w, n - i + QUOTE_SLACK) < 0)
+                return -1;
+            out = (Py_UCS4 *)w->data;
+        }
+    }
+    w->len = len;
+    *pi = i;
+    return 0;
+}
+#endif
+
 /* The characters of a UCS-4 str into a UCS-4 writer with room for n +
- * QUOTE_SLACK, escaped as w_quoted escapes them: four a block (SSE2), the
- * length kept in a local.  0 written; 1 a surrogate pair (the writer's length
- * set back to start: nothing written); -1 error. */
+ * QUOTE_SLACK, escaped as w_quoted escapes them: eight a block (AVX2) or
+ * four (SSE2), the length kept in a local.  0 written; 1 a surrogate pair
+ * (the writer's length set back to start: nothing written); -1 error. */
 static int
 w_quoted_ucs4(Writer *w, const Py_UCS4 *src, Py_ssize_t n, Py_ssize_t start)
 {
-    Py_ssize_t i = 0, len = w->len;
+    Py_ssize_t i = 0;
+#ifdef HAVE_AVX2_PATH
+    if (cpu_avx2) {
+        int rc = quoted_ucs4_avx2(w, src, n, start, &i);
+        if (rc)
+            return rc;
+    }
+#endif
+    Py_ssize_t len = w->len;
     Py_UCS4 *out = (Py_UCS4 *)w->data;
     while (i < n) {
 #if defined(__SSE2__)
@@ -1062,9 +1185,10 @@ w_quoted_ucs4(Writer *w, const Py_UCS4 *src, Py_ssize_t n, Py_ssize_t start)
                 continue;
             }
             int at = __builtin_ctz((unsigned)mask) / 4;
-            i += at;
+            i += at; /* src[i] is escaped */
             len += at;
         }
+        else
 #endif
         if (!NEEDS_ESCAPE(src[i])) {
             out[len++] = src[i++];
@@ -1124,7 +1248,31 @@ w_quoted(Writer *w, PyObject *u)
         const Py_UCS2 *p = data;
         top = 0;
         int surrogates = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t i = 0;
+#if defined(__SSE2__)
+        /* 8 characters a step: the largest not escaped (compared as signed
+         * numbers after flipping the top bit), and whether any surrogate. */
+        const __m128i flip = _mm_set1_epi16((short)0x8000);
+        __m128i most = flip, found = _mm_setzero_si128();
+        for (; i + 8 <= n; i += 8) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
+                                          _mm_set1_epi16((short)0xD800));
+            __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
+                                          _mm_set1_epi16(0x2028));
+            __m128i kept = _mm_andnot_si128(_mm_or_si128(sur, sep), v);
+            most = _mm_max_epi16(most, _mm_xor_si128(kept, flip));
+            found = _mm_or_si128(found, sur);
+        }
+        Py_UCS2 lanes[8];
+        _mm_storeu_si128((__m128i *)lanes, _mm_xor_si128(most, flip));
+        for (int k = 0; k < 8; k++) {
+            if (lanes[k] > top)
+                top = lanes[k];
+        }
+        surrogates = _mm_movemask_epi8(found) != 0;
+#endif
+        for (; i < n; i++) {
             Py_UCS4 c = p[i];
             if (c > top && !WIDE_ESCAPED(c))
                 top = c;
@@ -4572,7 +4720,27 @@ char_classes(PyObject *self, PyObject *args)
     return out;
 }
 
+/* wide_blocks(on) -> bool: whether UCS-4 text is quoted eight characters a
+ * block (AVX2) -- switched off, four (SSE2) -- and what it was before.  For
+ * the tests, which run both paths; it cannot switch on what the CPU lacks. */
+static PyObject *
+wide_blocks(PyObject *self, PyObject *on)
+{
+    int want = PyObject_IsTrue(on);
+    if (want < 0)
+        return NULL;
+#ifdef HAVE_AVX2_PATH
+    int before = cpu_avx2;
+    __builtin_cpu_init();
+    cpu_avx2 = want && __builtin_cpu_supports("avx2");
+    return PyBool_FromLong(before);
+#else
+    return PyBool_FromLong(0);
+#endif
+}
+
 static PyMethodDef methods[] = {
+    {"wide_blocks", wide_blocks, METH_O, "wide_blocks(on) -> bool (the state before)"},
     {"encode_rows", encode_rows, METH_VARARGS,
      "encode_rows(records, cls, access, keys, masks, number, toon_delimiter=None, pad='') -> str | None"},
     {"decode_rows", decode_rows, METH_VARARGS,
@@ -4642,6 +4810,10 @@ static const struct {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
+#ifdef HAVE_AVX2_PATH
+    __builtin_cpu_init();
+    cpu_avx2 = __builtin_cpu_supports("avx2");
+#endif
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
