@@ -180,7 +180,7 @@ def test_long_string_cells_are_the_reference(text: str) -> None:
 
 
 @pytest.fixture(params=["8 a block", "4 a block"])
-def block_width(request: pytest.FixtureRequest) -> Iterator[None]:
+def block_width(request: pytest.FixtureRequest, _accelerated: None) -> Iterator[None]:
     """UCS-4 text quoted 8 characters a block (AVX2, where the CPU has it) and 4 (SSE2)."""
     assert accelerator.native is not None
     before = accelerator.native.wide_blocks(request.param == "8 a block")

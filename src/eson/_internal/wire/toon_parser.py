@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from itertools import repeat
-from typing import Any
+from typing import Any, Protocol
 
 from eson._internal.wire.lines import whole_text
 from eson._internal.wire.options import indent_size_of, strict_flag
@@ -30,6 +30,7 @@ from eson._internal.wire.toon_scanner import (
     ScannedLines,
     ends_rows,
     row_depth_error,
+    scan_into,
     scan_lines,
     split_cells,
     split_table,
@@ -37,7 +38,9 @@ from eson._internal.wire.toon_scanner import (
 )
 from eson.errors import TOONError, echo
 
-_OBJECT, _LIST, _TRAIL = 0, 1, 2
+_OBJECT, _LIST, _TRAIL, _TABLE, _KEYED = 0, 1, 2, 3, 4
+#: The words of a count error, by the kind of frame whose count is checked.
+_COUNTED = {_LIST: ("array", "items"), _TABLE: ("table", "rows"), _KEYED: ("keyed table", "entries")}
 _QUOTED_KEY = re.compile(f'"({QUOTED_SOURCE[1:-1]})" *:', re.S)
 _QUOTED_TOKEN = re.compile(QUOTED_SOURCE, re.S)
 
@@ -191,9 +194,23 @@ def decode_text(
 
 
 class _Frame:
-    """An open object or list array on the parser's stack."""
+    """An open object, list array, table or keyed table on the parser's stack."""
 
-    __slots__ = ("depth", "expected", "fresh", "kind", "level", "line", "parent_depth", "value")
+    __slots__ = (
+        "count",
+        "depth",
+        "expected",
+        "fresh",
+        "header",
+        "key",
+        "kind",
+        "level",
+        "line",
+        "mark",
+        "parent_depth",
+        "size",
+        "value",
+    )
 
     def __init__(
         self,
@@ -205,15 +222,47 @@ class _Frame:
         level: int,
         expected: int = 0,
         line: int = 0,
+        header: Header | None = None,
+        key: str | None = None,
     ) -> None:
         self.kind = kind
         self.value = value
-        self.depth = depth  # depth of the lines this frame takes
+        self.depth = depth  # depth of the lines this frame takes (a table's: its rows')
         self.parent_depth = parent_depth  # depth of the line that opened it
         self.fresh = fresh  # no line taken yet (its first line may set ``depth``)
         self.level = level  # container nesting of ``value`` (root = 1)
-        self.expected = expected  # declared length, for list arrays
-        self.line = line  # line number of the header, for list arrays
+        self.expected = expected  # declared length, for arrays and keyed tables
+        self.line = line  # line number of the line that opened it
+        self.header = header  # a table's or keyed table's header
+        self.key = key  # (a stream) the top-level entry whose value this is
+        self.count = 0  # rows, items or entries read
+        self.size = 0  # characters of the rows read (the object allowance)
+        self.mark = 0  # (a stream's list) the line of its open item
+
+
+class EntrySink(Protocol):
+    """What a parser fed line by line (:class:`LineParser`) reports of the top-level entries."""
+
+    def start(self, key: str, line: int) -> None:
+        """A top-level entry ``key`` begins on ``line``."""
+
+    def rows(
+        self, key: str, rows: list[Any], lines: list[int], columns: list[list[str]], first: int
+    ) -> None:
+        """Rows of the top-level table ``key`` (row ``first + 1`` on): values, lines, cell tokens."""
+
+    def item(self, key: str, value: Any, row: int, line: int) -> None:
+        """Item ``row`` of the top-level list ``key``, which began on ``line``, is complete."""
+
+    def value(self, key: str, value: Any, line: int) -> None:
+        """The value of any other top-level entry ``key`` (begun on ``line``) is complete."""
+
+    def end(self, key: str, count: int) -> None:
+        """The top-level table or list ``key`` ended, with ``count`` rows or items."""
+
+
+def _indented_first() -> TOONError:
+    return TOONError("the first line of the document must not be indented")
 
 
 def _check_level(level: int) -> None:
@@ -263,7 +312,14 @@ def split_key(content: str) -> tuple[str, str]:
 
 
 class _Parser:
-    """One decoding run over scanned lines."""
+    """One decoding run over scanned lines: all at once (:meth:`parse`) or as they come.
+
+    Open containers are frames on a stack; each line goes to the innermost
+    frame that takes its depth, and a frame is closed (its count checked)
+    when a line dedents past it.  A table's or keyed table's rows are read
+    by its frame in one batch of the lines at hand: the whole text's rows
+    at once, a stream's as they arrive (:class:`LineParser`).
+    """
 
     def __init__(
         self,
@@ -272,6 +328,7 @@ class _Parser:
         level: int = 1,
         positions: Positions | None = None,
         fields: bool = False,
+        sink: EntrySink | None = None,
     ) -> None:
         self.fields = fields
         self.level = level
@@ -284,6 +341,10 @@ class _Parser:
         self.stack: list[_Frame] = []
         self.open_spans = 0  # list arrays on the stack that already hold an item
         self.index = 0  # the line being worked on, for error locations
+        self.final = True  # no line follows those at hand
+        #: (a stream) Reports the top-level entries of the root object.
+        self.sink = sink
+        self.root: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ driver
 
@@ -291,15 +352,16 @@ class _Parser:
         try:
             return self._parse()
         except TOONError as exc:
-            if exc.line is not None or not self.numbers:
-                raise
-            raise TOONError(
-                exc.reason,
-                line=self.numbers[self.index],
-                section=exc.section,
-                row=exc.row,
-                field=exc.field,
-            ) from None
+            raise self._placed(exc) from None
+
+    def _placed(self, exc: TOONError) -> TOONError:
+        """``exc`` with the line being worked on, when it has no line of its own."""
+        if exc.line is not None or not self.numbers:
+            return exc
+        index = min(self.index, len(self.numbers) - 1)
+        return TOONError(
+            exc.reason, line=self.numbers[index], section=exc.section, row=exc.row, field=exc.field
+        )
 
     def _parse(self) -> Any:
         contents = self.contents
@@ -308,7 +370,7 @@ class _Parser:
             return {}
         if self.depths[0]:
             if self.strict:
-                raise TOONError("the first line of the document must not be indented")
+                raise _indented_first()
             shift = self.depths[0]
             self.depths = [max(0, depth - shift) for depth in self.depths]
         first = contents[0]
@@ -328,10 +390,15 @@ class _Parser:
                 return holder[0]
         if count == 1 and not self.fields and not _is_key_value(first):
             return parse_primitive(first.rstrip(" "))
-        root: dict[str, Any] = {}
-        self.stack.append(_Frame(_OBJECT, root, 0, -1, False, self.level))
+        root = self._root_object()
         self._run(0)
         self._close_all()
+        return root
+
+    def _root_object(self) -> dict[str, Any]:
+        root: dict[str, Any] = {}
+        self.root = root
+        self.stack.append(_Frame(_OBJECT, root, 0, -1, False, self.level))
         return root
 
     def _run(self, index: int) -> None:
@@ -347,8 +414,14 @@ class _Parser:
             top: _Frame | None = None
             while True:
                 top = stack[-1]
-                if top.kind == _TRAIL:
+                kind = top.kind
+                if kind == _TRAIL:
                     break
+                if kind >= _TABLE:  # a table's rows: any line deeper than its header
+                    if depth > top.parent_depth:
+                        break
+                    self._pop()
+                    continue
                 if top.fresh:
                     if depth > top.parent_depth:
                         if depth != top.parent_depth + 1:
@@ -375,29 +448,59 @@ class _Parser:
             if top is None:
                 index += 1
                 continue
-            if top.kind == _TRAIL:
+            kind = top.kind
+            if kind == _TABLE:
+                index = self._table_rows(top, index)
+                continue
+            if kind == _KEYED:
+                index = self._entry_rows(top, index)
+                continue
+            if kind == _TRAIL:
                 if strict:
                     raise TOONError("unexpected content after the root array or object")
                 return
             if strict and self.open_spans and self.blank_before[index]:
                 raise TOONError("blank line inside an array", line=self.blank_before[index])
-            if top.kind == _OBJECT:
+            if kind == _OBJECT:
                 index = self._field(top, contents[index], depth, index, True)
             else:
                 index = self._item(top, index)
 
     def _pop(self) -> None:
         frame = self.stack.pop()
-        if frame.kind == _LIST:
-            items = frame.value
-            if items:
-                self.open_spans -= 1
-            if self.strict and len(items) != frame.expected:
-                raise count_error("array", frame.expected, "items", len(items), frame.line)
+        kind = frame.kind
+        if kind == _LIST and frame.count:
+            self.open_spans -= 1
+            if frame.key is not None:
+                self._report_item(frame)
+        counted = _COUNTED.get(kind)
+        if counted is not None and self.strict and frame.count != frame.expected:
+            raise count_error(counted[0], frame.expected, counted[1], frame.count, frame.line)
+        if frame.key is not None:
+            assert self.sink is not None
+            if kind in (_LIST, _TABLE):
+                self.sink.end(frame.key, frame.count)
+            else:
+                self._report(frame.key, frame.value, frame.line)
 
     def _close_all(self) -> None:
         while self.stack and self.stack[-1].kind != _TRAIL:
             self._pop()
+
+    # ------------------------------------------------------------ a stream's entries
+
+    def _report(self, key: str, value: Any, line: int) -> None:
+        """(a stream) A top-level entry is complete: report it, and keep only its key."""
+        assert self.sink is not None and self.root is not None
+        self.root[key] = None  # the key stays, for the duplicate check
+        self.sink.value(key, value, line)
+
+    def _report_item(self, frame: _Frame) -> None:
+        """(a stream) The open item of a top-level list is complete: report it, keep none."""
+        assert self.sink is not None and frame.key is not None
+        items: list[Any] = frame.value
+        self.sink.item(frame.key, items[-1], frame.count, frame.mark)
+        items.clear()
 
     # ------------------------------------------------------------ lines
 
@@ -429,19 +532,37 @@ class _Parser:
             raise TOONError(f"duplicate key {echo(key)}")
         if self.positions is not None:
             self.positions.key(target, key, self.numbers[index])
+        top = self.sink is not None and target is self.root
+        if top:
+            assert self.sink is not None
+            self.sink.start(key, self.numbers[index])
         if not rest:
             level = frame.level + 1
             _check_level(level)
             child: dict[str, Any] = {}
             target[key] = child
-            self.stack.append(_Frame(_OBJECT, child, depth + 1, depth, True, level))
-        elif rest == "[]":
+            self.stack.append(
+                _Frame(
+                    _OBJECT,
+                    child,
+                    depth + 1,
+                    depth,
+                    True,
+                    level,
+                    line=self.numbers[index],
+                    key=key if top else None,
+                )
+            )
+            return index + 1
+        if rest == "[]":
             _check_level(frame.level + 1)
             target[key] = []
         else:
             target[key] = parse_primitive(rest)
             if self.positions is not None and self.positions.tokens is not None:
                 self.positions.tokens[id(target), key] = (target, rest)
+        if top:
+            self._report(key, target[key], self.numbers[index])
         return index + 1
 
     def _item(self, frame: _Frame, index: int) -> int:
@@ -453,8 +574,12 @@ class _Parser:
                 raise TOONError(f"expected a list item '- ...', found {echo(content)}")
             return index + 1
         items: list[Any] = frame.value
-        if not items:
+        if not frame.count:
             self.open_spans += 1
+        elif frame.key is not None:
+            self._report_item(frame)
+        frame.count += 1
+        frame.mark = self.numbers[index]
         if self.positions is not None:
             self.positions.item(items, self.numbers[index])
         level = frame.level + 1
@@ -503,22 +628,31 @@ class _Parser:
         level: int,
         index: int,
     ) -> int:
-        """Decode the array or keyed object a header line opens.
+        """Open the array or keyed object a header line begins.
 
         The value is stored under ``key`` in ``parent`` (a dict), or appended
         to ``parent`` (a list) when ``key`` is ``None``.  ``depth`` is the
-        depth the header stands at; its rows or items are one deeper.
-        Returns the index of the first line after what was consumed.
+        depth the header stands at; its rows or items are one deeper, and go
+        to the frame pushed here.  Returns the index of the next line.
         """
         _check_level(level)
+        line = self.numbers[index]
+        top = key if self.sink is not None and parent is self.root else None
+        if top is not None:
+            assert self.sink is not None
+            self.sink.start(top, line)
         value: Any
-        following = index + 1
-        if header.keyed:
-            value = {}
-            following = self._entry_rows(header, value, depth, level, index)
-        elif header.fields is not None:
-            value = []
-            following = self._table_rows(header, value, depth, level, index)
+        if header.keyed or header.fields is not None:
+            layout = header.layout
+            assert layout is not None
+            _check_level(level + layout.nesting)
+            value = {} if header.keyed else []
+            frame_kind = _KEYED if header.keyed else _TABLE
+            self.stack.append(
+                _Frame(
+                    frame_kind, value, depth + 1, depth, True, level, header.length, line, header, top
+                )
+            )
         elif header.inline:
             tokens = split_cells(header.inline, header.delimiter)
             value = parse_column(tokens)
@@ -530,17 +664,17 @@ class _Parser:
         else:
             value = []
             self.stack.append(
-                _Frame(
-                    _LIST, value, depth + 1, depth, True, level, header.length, self.numbers[index]
-                )
+                _Frame(_LIST, value, depth + 1, depth, True, level, header.length, line, key=top)
             )
         if key is None:
             parent.append(value)
         else:
             parent[key] = value
             if self.positions is not None:
-                self.positions.key(parent, key, self.numbers[index])
-        return following
+                self.positions.key(parent, key, line)
+        if top is not None and header.inline:
+            self._report(top, value, line)
+        return index + 1
 
     def _row_depth(self, index: int, row_depth: int, started: bool) -> int:
         """Handle a line deeper than the header but not at row depth.
@@ -552,17 +686,15 @@ class _Parser:
             raise row_depth_error(depth, row_depth, started)
         return -1 if started else depth
 
-    def _table_rows(
-        self, header: Header, rows: list[Any], depth: int, level: int, index: int
-    ) -> int:
-        """Read the rows under a tabular header into ``rows``; return the next line index.
+    def _table_rows(self, frame: _Frame, index: int) -> int:
+        """Read the rows at hand of the table of ``frame``, from line ``index``; return the next index.
 
         The row lines are collected first, then split and converted column by
-        column (see :func:`split_table` and :func:`parse_column`).
+        column (see :func:`split_table` and :func:`parse_column`).  A line
+        at the header's depth or less, or a ``key: ...`` line, ends the table.
         """
-        layout = header.layout
-        assert layout is not None
-        _check_level(level + layout.nesting)
+        header = frame.header
+        assert header is not None and header.layout is not None
         strict = self.strict
         depths = self.depths
         contents = self.contents
@@ -570,71 +702,99 @@ class _Parser:
         delimiter = header.delimiter
         texts: list[str] = []
         row_lines: list[int] = []
-        row_depth = depth + 1
+        depth = frame.parent_depth
+        row_depth = frame.depth
         count = len(contents)
-        line_no = index + 1
+        line_no = index
+        ended = False
         while line_no < count:
             line_depth = depths[line_no]
             if line_depth <= depth:
+                ended = True
                 break
             if line_depth != row_depth:
                 self.index = line_no
-                adopted = self._row_depth(line_no, row_depth, bool(texts))
+                adopted = self._row_depth(line_no, row_depth, bool(texts or frame.count))
                 if adopted < 0:
                     line_no += 1
                     continue
-                row_depth = adopted
-            if strict and blank_before[line_no] and (texts or self.open_spans):
+                row_depth = frame.depth = adopted
+            if strict and blank_before[line_no] and (texts or frame.count or self.open_spans):
                 raise TOONError("blank line inside an array", line=blank_before[line_no])
             line = contents[line_no]
             if ends_rows(line, delimiter):
+                ended = True
                 break
             texts.append(line)
             row_lines.append(line_no)
             line_no += 1
+        self._take_rows(frame, texts, row_lines, ended or self.final)
+        if ended:
+            self._pop()  # the frame is the top
+        return line_no
+
+    def _take_rows(self, frame: _Frame, texts: list[str], row_lines: list[int], last: bool) -> None:
+        """Split, check and convert a batch of a table's rows (``last``: no row follows)."""
+        header = frame.header
+        assert header is not None
+        layout = header.layout
+        assert layout is not None
+        first = frame.count
         try:
-            columns = split_table(texts, delimiter, layout.width, pad=not strict)
+            columns = split_table(texts, header.delimiter, layout.width, pad=not self.strict)
         except TOONError as exc:
             assert exc.row is not None
             raise TOONError(
                 exc.reason,
                 line=self.numbers[row_lines[exc.row - 1]],
                 section=header.key,
-                row=exc.row,
+                row=first + exc.row,
             ) from None
-        if strict and len(texts) != header.length:
-            self.index = index
-            raise count_error("table", header.length, "rows", len(texts))
+        frame.count += len(texts)
+        if last and self.strict and frame.count != frame.expected:
+            what, unit = _COUNTED[_TABLE]
+            raise count_error(what, frame.expected, unit, frame.count, frame.line)
         if texts and layout.objects > 1:
-            self.index = index
+            frame.size += sum(map(len, texts))
             try:
-                check_objects(len(texts) * layout.objects, sum(map(len, texts)))
+                check_objects(frame.count * layout.objects, frame.size)
             except TOONError as exc:
-                raise TOONError(exc.reason, section=header.key) from None
-        if texts:
-            try:
-                values = [parse_column(column) for column in columns]
-            except TOONError:
-                self._raise_at_bad_cell(columns, row_lines, header.key)
-                raise
-            names = layout.names
-            start = len(rows)
-            if names is not None:
-                rows.extend(map(dict, map(zip, repeat(names), zip(*values))))
-            else:
-                rows.extend(map(layout.build, zip(*values)))
-            if self.positions is not None:
-                for row_line in row_lines:
-                    self.positions.item(rows, self.numbers[row_line])
-                tokens = self.positions.tokens
-                if tokens is not None and names is not None:
-                    for offset, row in enumerate(rows[start:]):
-                        for name, column in zip(names, columns):
-                            tokens[id(row), name] = (row, column[offset])
-        return line_no
+                raise TOONError(exc.reason, line=frame.line, section=header.key) from None
+        if not texts:
+            return
+        try:
+            values = [parse_column(column) for column in columns]
+        except TOONError:
+            self._raise_at_bad_cell(columns, row_lines, header.key, first)
+            raise
+        names = layout.names
+        if frame.key is not None:
+            assert self.sink is not None
+            rows: list[Any] = (
+                list(map(dict, map(zip, repeat(names), zip(*values))))
+                if names is not None
+                else list(map(layout.build, zip(*values)))
+            )
+            numbers = self.numbers
+            self.sink.rows(frame.key, rows, [numbers[at] for at in row_lines], columns, first)
+            return
+        rows = frame.value
+        start = len(rows)
+        if names is not None:
+            rows.extend(map(dict, map(zip, repeat(names), zip(*values))))
+        else:
+            rows.extend(map(layout.build, zip(*values)))
+        if self.positions is not None:
+            for row_line in row_lines:
+                self.positions.item(rows, self.numbers[row_line])
+            tokens = self.positions.tokens
+            if tokens is not None and names is not None:
+                for offset, row in enumerate(rows[start:]):
+                    for name, column in zip(names, columns):
+                        tokens[id(row), name] = (row, column[offset])
 
     def _raise_at_bad_cell(
-        self, columns: list[list[str]], row_lines: list[int], section: str | None
+        self, columns: list[list[str]], row_lines: list[int], section: str | None, first: int
     ) -> None:
         """Re-read a table cell by cell to raise the first bad cell's error with its line."""
         for row, line_no in enumerate(row_lines):
@@ -643,38 +803,39 @@ class _Parser:
                     parse_primitive(column[row])
             except TOONError as exc:
                 raise TOONError(
-                    exc.reason, line=self.numbers[line_no], section=section, row=row + 1
+                    exc.reason, line=self.numbers[line_no], section=section, row=first + row + 1
                 ) from None
 
-    def _entry_rows(
-        self, header: Header, entries: dict[str, Any], depth: int, level: int, index: int
-    ) -> int:
+    def _entry_rows(self, frame: _Frame, index: int) -> int:
+        """Read the entry rows at hand of the keyed table of ``frame``; return the next index."""
+        header = frame.header
+        assert header is not None
         layout = header.layout
         assert layout is not None
-        _check_level(level + layout.nesting)
         strict = self.strict
         depths = self.depths
         contents = self.contents
         blank_before = self.blank_before
         delimiter = header.delimiter
         width = layout.width
-        row_depth = depth + 1
+        entries: dict[str, Any] = frame.value
+        depth = frame.parent_depth
+        row_depth = frame.depth
         count = len(contents)
-        seen = 0
-        built = chars = 0  # objects built, and characters of rows read
-        line_no = index + 1
+        line_no = index
         while line_no < count:
             line_depth = depths[line_no]
             if line_depth <= depth:
-                break
+                self._pop()
+                return line_no
             self.index = line_no
             if line_depth != row_depth:
-                adopted = self._row_depth(line_no, row_depth, bool(seen))
+                adopted = self._row_depth(line_no, row_depth, bool(frame.count))
                 if adopted < 0:
                     line_no += 1
                     continue
-                row_depth = adopted
-            if strict and blank_before[line_no] and (seen or self.open_spans):
+                row_depth = frame.depth = adopted
+            if strict and blank_before[line_no] and (frame.count or self.open_spans):
                 raise TOONError("blank line inside a keyed table", line=blank_before[line_no])
             line = contents[line_no]
             if not _is_key_value(line):
@@ -684,28 +845,131 @@ class _Parser:
                 continue
             key, rest = _split_key(line)
             cells = split_cells(rest, delimiter) if rest else []
+            row = frame.count + 1
             if len(cells) != width:
                 if strict:
-                    raise width_error(width, len(cells), section=header.key, row=seen + 1)
+                    raise width_error(width, len(cells), section=header.key, row=row)
                 cells = cells[:width]
             values: list[Any] = [parse_primitive(cell) for cell in cells]
             values.extend([None] * (width - len(values)))
             if strict and key in entries:
-                raise TOONError(f"duplicate key {echo(key)}", section=header.key, row=seen + 1)
-            built += layout.objects
-            chars += len(line)
-            if built > OBJECT_ALLOWANCE:
+                raise TOONError(f"duplicate key {echo(key)}", section=header.key, row=row)
+            frame.size += len(line)
+            if row * layout.objects > OBJECT_ALLOWANCE:
                 try:
-                    check_objects(built, chars)
+                    check_objects(row * layout.objects, frame.size)
                 except TOONError as exc:
-                    self.index = index
-                    raise TOONError(exc.reason, section=header.key) from None
+                    raise TOONError(exc.reason, line=frame.line, section=header.key) from None
             entries[key] = layout.build(values)
             if self.positions is not None:
                 self.positions.key(entries, key, self.numbers[line_no])
-            seen += 1
+            frame.count = row
             line_no += 1
-        if strict and seen != header.length:
-            self.index = index
-            raise count_error("keyed table", header.length, "entries", seen)
         return line_no
+
+
+class LineParser:
+    """The TOON parser fed a document's lines as they come: the stream's reader of an object.
+
+    The same :class:`_Parser` that decodes a whole text, run on each line as
+    it arrives: the document is read by construction as
+    :func:`decode_text` reads it (strictly, as a root object), and each
+    top-level entry, table row and list item goes to ``sink`` as soon as it
+    is complete.  Nothing of a reported entry is kept.
+
+    Args:
+        sink: Receives the top-level entries.
+        indent_size: Spaces per indentation level.
+    """
+
+    def __init__(self, sink: EntrySink, indent_size: int = 2) -> None:
+        self.indent_size = indent_size_of(indent_size)
+        self._lines = ScannedLines([], [], [], [])
+        self._parser = parser = _Parser(self._lines, True, fields=True, sink=sink)
+        parser.final = False
+        parser._root_object()
+        self._blank = 0  # the first blank line since the last content line
+
+    @property
+    def blank_pending(self) -> bool:
+        """Whether a blank line came after the last content line."""
+        return bool(self._blank)
+
+    def scan(self, line: str, number: int) -> tuple[int, str] | None:
+        """Classify line ``number``: its depth and content, or ``None`` (blank or comment).
+
+        A content line waits for :meth:`run` (or :meth:`drop`).
+
+        Raises:
+            TOONError: for a tab in the indentation or an indentation that
+                is no multiple of the indent size, with the line's number.
+        """
+        lines = self._lines
+        self._blank = scan_into(lines, (line,), self.indent_size, True, number - 1, self._blank)
+        if not lines.contents:
+            return None
+        return lines.depths[0], lines.contents[0]
+
+    def run(self) -> None:
+        """Read the line :meth:`scan` classified as content.
+
+        Raises:
+            TOONError: for a line that cannot stand here, with its number
+                (the whole-text parser's error for it).
+        """
+        lines = self._lines
+        parser = self._parser
+        try:
+            if lines.depths[0] and not parser.root:
+                raise _indented_first()
+            parser._run(0)
+        except TOONError as exc:
+            raise parser._placed(exc) from None
+        finally:
+            self.drop()
+
+    def drop(self) -> None:
+        """Forget the line :meth:`scan` classified (it is not the object's)."""
+        lines = self._lines
+        lines.depths.clear()
+        lines.contents.clear()
+        lines.numbers.clear()
+        lines.blank_before.clear()
+
+    def finish(self, number: int) -> None:
+        """The document ended after line ``number``: close every open entry (counts checked)."""
+        parser = self._parser
+        parser.final = True
+        try:
+            parser._close_all()
+        except TOONError as exc:
+            if exc.line is not None:
+                raise
+            raise TOONError(
+                exc.reason, line=number, section=exc.section, row=exc.row, field=exc.field
+            ) from None
+
+    @property
+    def table(self) -> tuple[str, Header, int, int] | None:
+        """The open top-level table: its key, header, rows read and rows' depth; else ``None``."""
+        stack = self._parser.stack
+        if len(stack) != 2:
+            return None
+        frame = stack[1]
+        if frame.kind != _TABLE or frame.key is None or frame.header is None:
+            return None
+        return frame.key, frame.header, frame.count, frame.depth
+
+    def open_kind(self) -> str | None:
+        """What the open top-level entry is: ``"table"``, ``"list"``, ``"other"``; ``None`` if none."""
+        stack = self._parser.stack
+        if len(stack) < 2:
+            return None
+        kind = stack[1].kind
+        return "table" if kind == _TABLE else "list" if kind == _LIST else "other"
+
+    def rows_read(self, rows: int) -> None:
+        """Count ``rows`` more rows of the open top-level table, read elsewhere."""
+        frame = self._parser.stack[1]
+        assert frame.kind == _TABLE and 0 < rows <= frame.expected - frame.count
+        frame.count += rows

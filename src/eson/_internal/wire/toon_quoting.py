@@ -438,6 +438,8 @@ def parse_column(tokens: Sequence[str]) -> list[Any]:
     Raises:
         TOONError: as :func:`parse_primitive` does, for the first bad token.
     """
+    if len(tokens) == 1:  # a stream's row: one call beats the column's setup
+        return [parse_primitive(tokens[0])]
     return _parse_joined(tokens, "\n".join(tokens))
 
 

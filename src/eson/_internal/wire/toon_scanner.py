@@ -12,7 +12,7 @@ skipping over quoted strings, so a colon or delimiter inside quotes is data.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import methodcaller
 
@@ -65,12 +65,31 @@ def scan_lines(
     lines = text.split("\n")
     if lines[-1] == "" and len(lines) > 1:
         lines.pop()  # the final line break
-    depths: list[int] = []
-    contents: list[str] = []
-    numbers: list[int] = []
-    blank_before: list[int] = []
-    pending_blank = 0
-    number = 0
+    scanned = ScannedLines([], [], [], [])
+    scan_into(scanned, lines, indent_size, strict)
+    return scanned
+
+
+def scan_into(
+    scanned: ScannedLines,
+    lines: Iterable[str],
+    indent_size: int,
+    strict: bool,
+    number: int = 0,
+    pending_blank: int = 0,
+) -> int:
+    """Append the lines the parser sees of ``lines`` (split, without line breaks) to ``scanned``.
+
+    The one line classifier of TOON reading (see :func:`scan_lines`), for a
+    whole text and for a stream's lines as they come.  ``number`` is the
+    number of the line before the first; ``pending_blank`` the first blank
+    line since the last kept line before them, if any.  Returns the first
+    blank line after the last kept line (0 if none), for the next call.
+    """
+    depths = scanned.depths
+    contents = scanned.contents
+    numbers = scanned.numbers
+    blank_before = scanned.blank_before
     for line in lines:
         number += 1
         content = line.lstrip(" ")
@@ -101,7 +120,7 @@ def scan_lines(
         numbers.append(number)
         blank_before.append(pending_blank)
         pending_blank = 0
-    return ScannedLines(depths, contents, numbers, blank_before)
+    return pending_blank
 
 
 # The rest of a quoted string after its opening quote, through the closing one.
