@@ -527,6 +527,59 @@ def test_damaged_text_fails_in_the_stream_exactly_when_it_fails_whole(
         assert stream_reply[1] == whole_reply[1]
 
 
+# A TOON document with every kind of top-level entry the stream reports:
+# scalars, an inline array, a table, a list of mixed items, a nested object.
+TOON_ENTRIES = {
+    **VALUE,
+    "items": [{"a": 1, "b": [1, 2]}, 5, "x", {"c": {"d": 1}, "e": "f"}, [3, 4]],
+    "last": {"deep": {"deeper": [{"k": 1}, {"k": 2}]}},
+}
+
+
+def outcome_text(function: Any) -> tuple[str, Any]:
+    """``("ok", value)``, or ``("error", the error's class and text)``: its words and place."""
+    try:
+        return "ok", function()
+    except eson.ESONError as exc:
+        return "error", (type(exc).__name__, str(exc))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_toon_stream_fails_word_for_word_as_the_whole_text(data: st.DataObject) -> None:
+    """The strict TOON stream is the whole-text parser fed each line as it comes.
+
+    So a damaged document gives the same error -- class, words, line,
+    section, row -- in every chunking, or the same value.  (A table whose
+    count is wrong and which holds a bad cell reports the bad cell in both:
+    the stream cannot know the count is wrong before the table ends.)
+    """
+    text = eson.toon.encode(TOON_ENTRIES)
+    text = mutate(text, data)
+    if data.draw(st.booleans()):  # a bad cell somewhere
+        at = data.draw(st.integers(0, len(text)))
+        text = text[:at] + data.draw(st.sampled_from(['"', '\\', ",", ":", "- "])) + text[at:]
+    size = data.draw(st.integers(1, 40))
+    chunks = [text[i : i + size] for i in range(0, len(text), size)]
+    whole = outcome_text(lambda: eson.toon.decode(text))
+    streamed = outcome_text(lambda: run(StreamDecoder(format="toon", strict=True), chunks)[1])
+    assert streamed == whole, text
+
+
+@pytest.mark.parametrize("size", [1, 5, 64, 10_000])
+def test_a_toon_table_with_a_bad_cell_and_a_short_count_reports_the_cell_whole_or_streamed(
+    size: int,
+) -> None:
+    text = 'rows[3]{a,b}:\n  1,2\n  3,"open\nnext: 1\n'
+    with pytest.raises(eson.TOONError) as whole:
+        eson.toon.decode(text)
+    assert whole.value.line == 3 and whole.value.row == 2 and "count" not in str(whole.value)
+    chunks = [text[i : i + size] for i in range(0, len(text), size)]
+    with pytest.raises(eson.TOONError) as streamed:
+        run(StreamDecoder(format="toon", strict=True), chunks)
+    assert str(streamed.value) == str(whole.value)
+
+
 @pytest.mark.parametrize("model", [MReview, PReview])
 @pytest.mark.parametrize("size", [1, 7, 10_000])
 def test_a_header_after_a_headerless_start_begins_the_document_again(model: Any, size: int) -> None:

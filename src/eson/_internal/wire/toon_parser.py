@@ -16,7 +16,7 @@ never used to allocate, and nesting deeper than
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import repeat
 from typing import Any, Protocol
 
@@ -31,9 +31,9 @@ from eson._internal.wire.toon_scanner import (
     ends_rows,
     row_depth_error,
     scan_into,
-    scan_lines,
     split_cells,
     split_table,
+    text_lines,
     width_error,
 )
 from eson.errors import TOONError, echo
@@ -189,8 +189,17 @@ def decode_text(
     """
     strict = strict_flag(strict)
     indent_size = indent_size_of(indent_size)
-    lines = scan_lines(text, indent_size, strict, lf_only=lf_only)
-    return _Parser(lines, strict, level, positions, fields).parse()
+    scanned = ScannedLines([], [], [], [])
+    try:
+        scan_into(scanned, text_lines(text, lf_only), indent_size, strict)
+    except TOONError as exc:
+        error = exc
+    else:
+        return _Parser(scanned, strict, level, positions, fields).parse()
+    # A stream reads the lines before a malformed one first, so an error
+    # among them comes first: the whole text reports what a stream does.
+    _Parser(scanned, strict, level, positions, fields).parse(complete=False)
+    raise error
 
 
 class _Frame:
@@ -341,16 +350,20 @@ class _Parser:
         self.stack: list[_Frame] = []
         self.open_spans = 0  # list arrays on the stack that already hold an item
         self.index = 0  # the line being worked on, for error locations
-        self.final = True  # no line follows those at hand
         #: (a stream) Reports the top-level entries of the root object.
         self.sink = sink
         self.root: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ driver
 
-    def parse(self) -> Any:
+    def parse(self, complete: bool = True) -> Any:
+        """The document's value (``complete=False``: read the lines, end nothing).
+
+        Raises:
+            TOONError: for malformed text, with its line.
+        """
         try:
-            return self._parse()
+            return self._parse(complete)
         except TOONError as exc:
             raise self._placed(exc) from None
 
@@ -363,7 +376,7 @@ class _Parser:
             exc.reason, line=self.numbers[index], section=exc.section, row=exc.row, field=exc.field
         )
 
-    def _parse(self) -> Any:
+    def _parse(self, complete: bool) -> Any:
         contents = self.contents
         count = len(contents)
         if count == 0:
@@ -386,13 +399,15 @@ class _Parser:
                 self.stack.append(_Frame(_TRAIL, None, 0, -1, False, 0))
                 following = self._open(header, holder, None, 0, self.level, 0)
                 self._run(following)
-                self._close_all()
+                if complete:
+                    self._close_all()
                 return holder[0]
         if count == 1 and not self.fields and not _is_key_value(first):
             return parse_primitive(first.rstrip(" "))
         root = self._root_object()
         self._run(0)
-        self._close_all()
+        if complete:
+            self._close_all()
         return root
 
     def _root_object(self) -> dict[str, Any]:
@@ -707,34 +722,38 @@ class _Parser:
         count = len(contents)
         line_no = index
         ended = False
-        while line_no < count:
-            line_depth = depths[line_no]
-            if line_depth <= depth:
-                ended = True
-                break
-            if line_depth != row_depth:
-                self.index = line_no
-                adopted = self._row_depth(line_no, row_depth, bool(texts or frame.count))
-                if adopted < 0:
-                    line_no += 1
-                    continue
-                row_depth = frame.depth = adopted
-            if strict and blank_before[line_no] and (texts or frame.count or self.open_spans):
-                raise TOONError("blank line inside an array", line=blank_before[line_no])
-            line = contents[line_no]
-            if ends_rows(line, delimiter):
-                ended = True
-                break
-            texts.append(line)
-            row_lines.append(line_no)
-            line_no += 1
-        self._take_rows(frame, texts, row_lines, ended or self.final)
+        try:
+            while line_no < count:
+                line_depth = depths[line_no]
+                if line_depth <= depth:
+                    ended = True
+                    break
+                if line_depth != row_depth:
+                    self.index = line_no
+                    adopted = self._row_depth(line_no, row_depth, bool(texts or frame.count))
+                    if adopted < 0:
+                        line_no += 1
+                        continue
+                    row_depth = frame.depth = adopted
+                if strict and blank_before[line_no] and (texts or frame.count or self.open_spans):
+                    raise TOONError("blank line inside an array", line=blank_before[line_no])
+                line = contents[line_no]
+                if ends_rows(line, delimiter):
+                    ended = True
+                    break
+                texts.append(line)
+                row_lines.append(line_no)
+                line_no += 1
+        except TOONError:
+            self._take_rows(frame, texts, row_lines)  # a row before the bad line fails first
+            raise
+        self._take_rows(frame, texts, row_lines)
         if ended:
             self._pop()  # the frame is the top
         return line_no
 
-    def _take_rows(self, frame: _Frame, texts: list[str], row_lines: list[int], last: bool) -> None:
-        """Split, check and convert a batch of a table's rows (``last``: no row follows)."""
+    def _take_rows(self, frame: _Frame, texts: list[str], row_lines: list[int]) -> None:
+        """Split, check and convert a batch of a table's rows (the count is checked at its end)."""
         header = frame.header
         assert header is not None
         layout = header.layout
@@ -743,17 +762,15 @@ class _Parser:
         try:
             columns = split_table(texts, header.delimiter, layout.width, pad=not self.strict)
         except TOONError as exc:
-            assert exc.row is not None
-            raise TOONError(
-                exc.reason,
-                line=self.numbers[row_lines[exc.row - 1]],
-                section=header.key,
-                row=first + exc.row,
-            ) from None
+            bad = exc.row
+            assert bad is not None
+            error = TOONError(
+                exc.reason, line=self.numbers[row_lines[bad - 1]], section=header.key, row=first + bad
+            )
+            if bad > 1:  # the rows before it first, as a stream reads them
+                self._take_rows(frame, texts[: bad - 1], row_lines[: bad - 1])
+            raise error from None
         frame.count += len(texts)
-        if last and self.strict and frame.count != frame.expected:
-            what, unit = _COUNTED[_TABLE]
-            raise count_error(what, frame.expected, unit, frame.count, frame.line)
         if texts and layout.objects > 1:
             frame.size += sum(map(len, texts))
             try:
@@ -768,22 +785,19 @@ class _Parser:
             self._raise_at_bad_cell(columns, row_lines, header.key, first)
             raise
         names = layout.names
-        if frame.key is not None:
+        built: Iterable[Any] = (
+            map(dict, map(zip, repeat(names), zip(*values)))
+            if names is not None
+            else map(layout.build, zip(*values))
+        )
+        if frame.key is not None:  # a stream's top-level table: the rows go to the sink
             assert self.sink is not None
-            rows: list[Any] = (
-                list(map(dict, map(zip, repeat(names), zip(*values))))
-                if names is not None
-                else list(map(layout.build, zip(*values)))
-            )
             numbers = self.numbers
-            self.sink.rows(frame.key, rows, [numbers[at] for at in row_lines], columns, first)
+            self.sink.rows(frame.key, list(built), [numbers[at] for at in row_lines], columns, first)
             return
         rows = frame.value
         start = len(rows)
-        if names is not None:
-            rows.extend(map(dict, map(zip, repeat(names), zip(*values))))
-        else:
-            rows.extend(map(layout.build, zip(*values)))
+        rows.extend(built)
         if self.positions is not None:
             for row_line in row_lines:
                 self.positions.item(rows, self.numbers[row_line])
@@ -886,7 +900,6 @@ class LineParser:
         self.indent_size = indent_size_of(indent_size)
         self._lines = ScannedLines([], [], [], [])
         self._parser = parser = _Parser(self._lines, True, fields=True, sink=sink)
-        parser.final = False
         parser._root_object()
         self._blank = 0  # the first blank line since the last content line
 
@@ -939,7 +952,6 @@ class LineParser:
     def finish(self, number: int) -> None:
         """The document ended after line ``number``: close every open entry (counts checked)."""
         parser = self._parser
-        parser.final = True
         try:
             parser._close_all()
         except TOONError as exc:

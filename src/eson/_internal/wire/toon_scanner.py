@@ -58,6 +58,13 @@ def scan_lines(
         TOONError: for a tab in the indentation, or (strict) an indentation
             that is not a multiple of ``indent_size``.
     """
+    scanned = ScannedLines([], [], [], [])
+    scan_into(scanned, text_lines(text, lf_only), indent_size, strict)
+    return scanned
+
+
+def text_lines(text: str, lf_only: bool = False) -> list[str]:
+    """The lines of ``text`` without their line breaks (see :func:`scan_lines` for CRs)."""
     if not lf_only and "\r" in text:
         text = text.replace("\r\n", "\n")  # a CR before LF is part of the line break
         if text.endswith("\r"):
@@ -65,9 +72,7 @@ def scan_lines(
     lines = text.split("\n")
     if lines[-1] == "" and len(lines) > 1:
         lines.pop()  # the final line break
-    scanned = ScannedLines([], [], [], [])
-    scan_into(scanned, lines, indent_size, strict)
-    return scanned
+    return lines
 
 
 def scan_into(
@@ -257,6 +262,13 @@ def split_table(
     """
     if not rows:
         return [[] for _ in range(width)]
+    if len(rows) == 1:  # a stream's row: split_cells is what the bulk split does to it
+        cells = split_cells(rows[0], delimiter)
+        if len(cells) != width:
+            if not pad:
+                raise width_error(width, len(cells), row=1)
+            cells = (cells + ["null"] * width)[:width]
+        return [[cell] for cell in cells]
     joined = delimiter.join(rows)
     quoted = '"' in joined
     if not quoted:

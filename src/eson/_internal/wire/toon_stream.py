@@ -208,7 +208,9 @@ class LineReader:
                 )
             ):
                 parser.drop()
-                self._root = [line]
+                # (the blank and comment lines before it as empty lines, which
+                # keep the line numbers of the whole text)
+                self._root = [""] * (number - 1) + [line]
                 return
         elif not depth and self.ends_at_prose and ends_document(content):
             parser.drop()
