@@ -566,6 +566,23 @@ def test_a_toon_stream_fails_word_for_word_as_the_whole_text(data: st.DataObject
     assert streamed == whole, text
 
 
+@pytest.mark.parametrize("model", [MReview, PReview])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_typed_toon_stream_fails_to_parse_word_for_word_as_the_whole_text(
+    model: type, data: st.DataObject
+) -> None:
+    """Typed, the text's errors are the parser's too: a TOONError whole is the same streamed."""
+    text = mutate(model_value(model).to_toon(), data)
+    size = data.draw(st.integers(1, 40))
+    chunks = [text[i : i + size] for i in range(0, len(text), size)]
+    whole = outcome_text(lambda: eson.toon.decode(text, type=model))
+    streamed = outcome_text(lambda: run(StreamDecoder(model, format="toon", strict=True), chunks)[1])
+    assert streamed[0] == whole[0], text
+    if whole[0] == "error" and "TOONError" in (whole[1][0], streamed[1][0]):
+        assert streamed == whole, text
+
+
 @pytest.mark.parametrize("size", [1, 5, 64, 10_000])
 def test_a_toon_table_with_a_bad_cell_and_a_short_count_reports_the_cell_whole_or_streamed(
     size: int,
