@@ -827,6 +827,11 @@ def test_a_toon_root_array_streams_as_parse_reply_reads_it(strict: bool) -> None
         "items[2]:\r\n  - x\r\r\n  - y\r",
         "[2]:\r\n  - x\r\r\n  - y\r\r",
         "a: 1\r",
+        # A table's row with a CR of its own before the CRLF, in a chunk of
+        # many lines: the rows after the table's first go on to the stream
+        # core as lines joined by LF, where the CR read as part of a CRLF.
+        "t[3]{a}:\r\n  x\r\n  y\r\r\n  z\r\n",
+        "t[4]{a}:\r\n  x\r\n  y\r\r\n  z\r\n  w\r\n",
     ],
 )
 @pytest.mark.parametrize("size", [1, 2, 1 << 20])

@@ -575,6 +575,14 @@ class StreamDecoder(Generic[T]):
         assert not isinstance(reader, toon_stream.HeldLineReader)
         read = self._read
         index, total = 0, len(lines)
+        # The rest goes on as lines joined by LF: a line that ends with a CR
+        # of its own (data before a CRLF) would read back as ending in a
+        # CRLF, its CR lost.  So the lines up to the last such one are read
+        # here (the core declines a CR anyway).
+        last_cr = -1
+        if "\r" in "".join(lines):  # (rare: a search in C first)
+            ending_in_cr = [at for at, line in enumerate(lines) if line.endswith("\r")]
+            last_cr = ending_in_cr[-1] if ending_in_cr else -1
         while index < total:
             # The first line is always read here: it may be one the core
             # handed back.  Then an entry line at a time, or a section's rows.
@@ -582,7 +590,7 @@ class StreamDecoder(Generic[T]):
             stop = min(total, index + (left if left and index else 1))
             read(lines[index:stop])
             index = stop
-            if index < total and self._arm(""):
+            if index < total and index > last_cr and self._arm(""):
                 self._splitter.unsplit(total - index)
                 lines.append(unfinished)
                 return "\n".join(lines[index:])
