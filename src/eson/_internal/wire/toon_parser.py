@@ -32,6 +32,7 @@ from eson._internal.wire.toon_scanner import (
     row_depth_error,
     scan_into,
     split_cells,
+    split_row,
     split_table,
     text_lines,
     width_error,
@@ -255,10 +256,8 @@ class EntrySink(Protocol):
     def start(self, key: str, line: int) -> None:
         """A top-level entry ``key`` begins on ``line``."""
 
-    def rows(
-        self, key: str, rows: list[Any], lines: list[int], columns: list[list[str]], first: int
-    ) -> None:
-        """Rows of the top-level table ``key`` (row ``first + 1`` on): values, lines, cell tokens."""
+    def row(self, key: str, value: Any, row: int, line: int, cells: list[str]) -> None:
+        """Row ``row`` of the top-level table ``key``, on ``line``: its value and cell tokens."""
 
     def item(self, key: str, value: Any, row: int, line: int) -> None:
         """Item ``row`` of the top-level list ``key``, which began on ``line``, is complete."""
@@ -753,14 +752,21 @@ class _Parser:
         return line_no
 
     def _take_rows(self, frame: _Frame, texts: list[str], row_lines: list[int]) -> None:
-        """Split, check and convert a batch of a table's rows (the count is checked at its end)."""
+        """Split, check and convert a batch of a table's rows (the count is checked at its end).
+
+        A batch of one row (a stream's, which reads a line at a time) is
+        read as one row; a longer one column by column.
+        """
         header = frame.header
         assert header is not None
         layout = header.layout
         assert layout is not None
         first = frame.count
         try:
-            columns = split_table(texts, header.delimiter, layout.width, pad=not self.strict)
+            if len(texts) == 1:
+                cells = split_row(texts[0], header.delimiter, layout.width, pad=not self.strict)
+            else:
+                columns = split_table(texts, header.delimiter, layout.width, pad=not self.strict)
         except TOONError as exc:
             bad = exc.row
             assert bad is not None
@@ -779,33 +785,53 @@ class _Parser:
                 raise TOONError(exc.reason, line=frame.line, section=header.key) from None
         if not texts:
             return
+        names = layout.names
+        if len(texts) == 1:
+            try:
+                values = list(map(parse_primitive, cells))
+            except TOONError as exc:
+                line = self.numbers[row_lines[0]]
+                raise TOONError(exc.reason, line=line, section=header.key, row=first + 1) from None
+            row = dict(zip(names, values)) if names is not None else layout.build(values)
+            if frame.key is not None:  # a stream's top-level table: the row goes to the sink
+                assert self.sink is not None
+                self.sink.row(frame.key, row, first + 1, self.numbers[row_lines[0]], cells)
+                return
+            self._keep_rows(frame.value, [row], row_lines, [cells], names)
+            return
+        assert frame.key is None  # (a stream reads a row at a time)
         try:
             values = [parse_column(column) for column in columns]
         except TOONError:
             self._raise_at_bad_cell(columns, row_lines, header.key, first)
             raise
-        names = layout.names
         built: Iterable[Any] = (
             map(dict, map(zip, repeat(names), zip(*values)))
             if names is not None
             else map(layout.build, zip(*values))
         )
-        if frame.key is not None:  # a stream's top-level table: the rows go to the sink
-            assert self.sink is not None
-            numbers = self.numbers
-            self.sink.rows(frame.key, list(built), [numbers[at] for at in row_lines], columns, first)
-            return
-        rows = frame.value
+        self._keep_rows(frame.value, built, row_lines, zip(*columns), names)
+
+    def _keep_rows(
+        self,
+        rows: list[Any],
+        built: Iterable[Any],
+        row_lines: list[int],
+        cells: Iterable[Sequence[str]],
+        names: Sequence[str] | None,
+    ) -> None:
+        """Append a table's rows to its value, and (``positions``) their lines and tokens."""
         start = len(rows)
         rows.extend(built)
-        if self.positions is not None:
-            for row_line in row_lines:
-                self.positions.item(rows, self.numbers[row_line])
-            tokens = self.positions.tokens
-            if tokens is not None and names is not None:
-                for offset, row in enumerate(rows[start:]):
-                    for name, column in zip(names, columns):
-                        tokens[id(row), name] = (row, column[offset])
+        if self.positions is None:
+            return
+        for row_line in row_lines:
+            self.positions.item(rows, self.numbers[row_line])
+        tokens = self.positions.tokens
+        if tokens is not None and names is not None:
+            for row, row_cells in zip(rows[start:], cells):
+                for name, cell in zip(names, row_cells):
+                    tokens[id(row), name] = (row, cell)
 
     def _raise_at_bad_cell(
         self, columns: list[list[str]], row_lines: list[int], section: str | None, first: int

@@ -230,13 +230,8 @@ class LineReader:
     def start(self, key: str, line: int) -> None:
         self.target.start(key, line)
 
-    def rows(
-        self, key: str, rows: list[Any], lines: list[int], columns: list[list[str]], first: int
-    ) -> None:
-        target = self.target
-        for offset, value in enumerate(rows):
-            cells = [column[offset] for column in columns]
-            target.row(key, value, first + offset + 1, lines[offset], cells, None)
+    def row(self, key: str, value: Any, row: int, line: int, cells: list[str]) -> None:
+        self.target.row(key, value, row, line, cells, None)
 
     def item(self, key: str, value: Any, row: int, line: int) -> None:
         text = "[1]:\n" + "\n".join(self._entry[line - self._entry_line :])
