@@ -805,6 +805,27 @@ is_literal(int kind, const void *data, Py_ssize_t s, Py_ssize_t e)
 static const unsigned char LINE_BREAKS[256] = {['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
 #if defined(__SSE2__)
+/* The lanes of a block of UCS-2 (UCS-4) characters written as \uXXXX:
+ * U+2028, U+2029 and surrogates (WIDE_ESCAPED; never in a bare cell). */
+static inline __m128i
+wide_escaped16(__m128i v)
+{
+    __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
+                                  _mm_set1_epi16(0x2028));
+    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
+                                  _mm_set1_epi16((short)0xD800));
+    return _mm_or_si128(sep, sur);
+}
+
+static inline __m128i
+wide_escaped32(__m128i v)
+{
+    __m128i sep = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~1)), _mm_set1_epi32(0x2028));
+    __m128i sur = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~0x7FF)),
+                                  _mm_set1_epi32(0xD800));
+    return _mm_or_si128(sep, sur);
+}
+
 /* The lanes of a block of UCS-2 (UCS-4) characters that are never inside
  * a bare cell: TAB, LF, CR, U+2028, U+2029, surrogates. */
 static inline __m128i
@@ -813,11 +834,7 @@ unsafe16(__m128i v)
     __m128i breaks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('\t')),
                                                _mm_cmpeq_epi16(v, _mm_set1_epi16('\n'))),
                                   _mm_cmpeq_epi16(v, _mm_set1_epi16('\r')));
-    __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
-                                  _mm_set1_epi16(0x2028));
-    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
-                                  _mm_set1_epi16((short)0xD800));
-    return _mm_or_si128(breaks, _mm_or_si128(sep, sur));
+    return _mm_or_si128(breaks, wide_escaped16(v));
 }
 
 static inline __m128i
@@ -826,10 +843,7 @@ unsafe32(__m128i v)
     __m128i breaks = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32('\t')),
                                                _mm_cmpeq_epi32(v, _mm_set1_epi32('\n'))),
                                   _mm_cmpeq_epi32(v, _mm_set1_epi32('\r')));
-    __m128i sep = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~1)), _mm_set1_epi32(0x2028));
-    __m128i sur = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~0x7FF)),
-                                  _mm_set1_epi32(0xD800));
-    return _mm_or_si128(breaks, _mm_or_si128(sep, sur));
+    return _mm_or_si128(breaks, wide_escaped32(v));
 }
 #endif
 
@@ -1050,11 +1064,7 @@ escapes16(__m128i v)
     __m128i low = _mm_cmpeq_epi16(_mm_subs_epu16(v, _mm_set1_epi16(0x1F)), _mm_setzero_si128());
     __m128i quote = _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('"')),
                                  _mm_cmpeq_epi16(v, _mm_set1_epi16('\\')));
-    __m128i sep = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xFFFE)),
-                                  _mm_set1_epi16(0x2028));
-    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xF800)),
-                                  _mm_set1_epi16((short)0xD800));
-    return _mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(sep, sur));
+    return _mm_or_si128(_mm_or_si128(low, quote), wide_escaped16(v));
 }
 
 static inline __m128i
@@ -1064,10 +1074,7 @@ escapes32(__m128i v)
     __m128i low = _mm_cmplt_epi32(v, _mm_set1_epi32(0x20));
     __m128i quote = _mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32('"')),
                                  _mm_cmpeq_epi32(v, _mm_set1_epi32('\\')));
-    __m128i sep = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~1)), _mm_set1_epi32(0x2028));
-    __m128i sur = _mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(~0x7FF)),
-                                  _mm_set1_epi32(0xD800));
-    return _mm_or_si128(_mm_or_si128(low, quote), _mm_or_si128(sep, sur));
+    return _mm_or_si128(_mm_or_si128(low, quote), wide_escaped32(v));
 }
 #else
 #define QUOTE_BLOCKS(T, PER, TEST) ((void)0)
