@@ -366,14 +366,13 @@ class _Parser:
         except TOONError as exc:
             raise self._placed(exc) from None
 
-    def _placed(self, exc: TOONError) -> TOONError:
-        """``exc`` with the line being worked on, when it has no line of its own."""
-        if exc.line is not None or not self.numbers:
+    def _placed(self, exc: TOONError, line: int | None = None) -> TOONError:
+        """``exc`` with ``line`` (else the line being worked on), when it has no line of its own."""
+        if exc.line is not None or (line is None and not self.numbers):
             return exc
-        index = min(self.index, len(self.numbers) - 1)
-        return TOONError(
-            exc.reason, line=self.numbers[index], section=exc.section, row=exc.row, field=exc.field
-        )
+        if line is None:
+            line = self.numbers[min(self.index, len(self.numbers) - 1)]
+        return TOONError(exc.reason, line=line, section=exc.section, row=exc.row, field=exc.field)
 
     def _parse(self, complete: bool) -> Any:
         contents = self.contents
@@ -981,30 +980,24 @@ class LineParser:
         try:
             parser._close_all()
         except TOONError as exc:
-            if exc.line is not None:
-                raise
-            raise TOONError(
-                exc.reason, line=number, section=exc.section, row=exc.row, field=exc.field
-            ) from None
+            raise parser._placed(exc, number) from None
 
     @property
-    def table(self) -> tuple[str, Header, int, int] | None:
-        """The open top-level table: its key, header, rows read and rows' depth; else ``None``."""
+    def table(self) -> tuple[str, Header, int] | None:
+        """The open top-level table: its key, header and rows read; else ``None``."""
         stack = self._parser.stack
         if len(stack) != 2:
             return None
         frame = stack[1]
         if frame.kind != _TABLE or frame.key is None or frame.header is None:
             return None
-        return frame.key, frame.header, frame.count, frame.depth
+        return frame.key, frame.header, frame.count
 
-    def open_kind(self) -> str | None:
-        """What the open top-level entry is: ``"table"``, ``"list"``, ``"other"``; ``None`` if none."""
+    @property
+    def keeps_lines(self) -> bool:
+        """Whether a top-level entry other than a table is open (its lines are its text)."""
         stack = self._parser.stack
-        if len(stack) < 2:
-            return None
-        kind = stack[1].kind
-        return "table" if kind == _TABLE else "list" if kind == _LIST else "other"
+        return len(stack) > 1 and stack[1].kind != _TABLE
 
     def rows_read(self, rows: int) -> None:
         """Count ``rows`` more rows of the open top-level table, read elsewhere."""

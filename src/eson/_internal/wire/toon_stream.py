@@ -193,7 +193,7 @@ class LineReader:
         parser = self._parser
         found = parser.scan(line, number)
         if found is None:  # a blank or comment line
-            if parser.open_kind() not in (None, "table"):
+            if parser.keeps_lines:
                 self._entry.append(line)
             return
         depth, content = found
@@ -222,7 +222,7 @@ class LineReader:
         if not depth:
             self._entry = [line]
             self._entry_line = number
-        elif parser.open_kind() != "table":
+        elif parser.keeps_lines:
             self._entry.append(line)
 
     # -- what the parser reports (EntrySink) ---------------------------------------------
@@ -261,10 +261,10 @@ class LineReader:
         table = self._parser.table
         if table is None:
             return 0
-        declared = table[1].length
-        if not table[2]:
-            return min(declared, 1)
-        return max(declared - table[2], 0)
+        _, header, read = table
+        if not read:
+            return min(header.length, 1)
+        return max(header.length - read, 0)
 
     def plain_rows(self) -> tuple[int, int] | None:
         """The open table's rows read and rows still declared, when the next lines are rows.
@@ -280,7 +280,7 @@ class LineReader:
         table = self._parser.table
         if table is None or self._parser.blank_pending or self._spaces or self.ended:
             return None
-        _, header, read, _ = table
+        _, header, read = table
         names = header.layout.names if header.layout is not None else None
         if not read or read >= header.length or names is None or not 0 < len(names) <= 64:
             return None
@@ -289,10 +289,11 @@ class LineReader:
     def table_shape(self) -> tuple[str, tuple[str, ...], str, int]:
         """The open table's key, field names, delimiter and rows' pad (see :meth:`plain_rows`)."""
         table = self._parser.table
-        assert table is not None and table[1].layout is not None
-        names = table[1].layout.names
+        assert table is not None
+        key, header, _ = table
+        names = header.layout.names if header.layout is not None else None
         assert names is not None
-        return table[0], tuple(names), table[1].delimiter, self.indent_size
+        return key, tuple(names), header.delimiter, self.indent_size
 
     def rows_read(self, rows: int) -> None:
         """Count ``rows`` rows of the open table read elsewhere, as :meth:`lines` would.
