@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
@@ -10,7 +12,18 @@ from pydantic import BaseModel
 import eson
 from eson import columnar, toon
 from eson.agent.choice import send, send_format
-from eson.agent.formats import FORMATS, WIRE_FORMATS, render, wire_format
+from eson.agent.formats import (
+    FLOOR,
+    FORMATS,
+    PAYLOAD_FORMATS,
+    WIRE_FORMATS,
+    find_format,
+    render,
+    short_name,
+    wire_format,
+)
+from eson.agent.media import MEDIA_TYPES, format_of
+from eson.agent.negotiation import decode_as, detect_format
 
 
 class Hit(BaseModel):
@@ -100,3 +113,94 @@ def test_send_auto_is_the_densest_accepted() -> None:
     picked = send(HITS, "auto", accept=["toon", "json"], by="chars")
     assert picked == min(toon.encode(HITS), render(HITS, "json"), key=len)
     assert send(HITS, "auto", accept="json", by="bytes") == render(HITS, "json")
+
+
+# -- what each format is: the questions the agent layer asks instead of comparing names ----------
+
+
+def test_each_format_says_what_it_is() -> None:
+    facts = {
+        token: (wire.document, wire.json_text, wire.floor, wire.in_replies, wire.lints_as_toon)
+        for token, wire in WIRE_FORMATS.items()
+    }
+    assert facts == {
+        "eson/1": (True, False, False, True, False),
+        "toon": (True, False, False, True, True),
+        "columnar": (False, True, False, False, False),
+        "json": (False, True, True, True, False),
+    }
+    assert FLOOR is WIRE_FORMATS["json"]
+    # what the reply readers read is what the registry says models write
+    assert tuple(wire.name for wire in WIRE_FORMATS.values() if wire.in_replies) == PAYLOAD_FORMATS
+    # the media types come from the registry, and each names its format back
+    assert {token: wire.media_type for token, wire in WIRE_FORMATS.items()} == MEDIA_TYPES
+    for token, wire in WIRE_FORMATS.items():
+        assert format_of(wire.media_type) == token
+    assert format_of("text/vnd.eson; version=2") is None  # ESON's media type requires version 1
+    assert format_of("text/vnd.eson") == "eson/1"
+
+
+def test_plain_json_is_read_where_columnar_json_is_allowed() -> None:
+    assert WIRE_FORMATS["json"].read_as == ("json", "columnar")
+    text = render(HITS, "json")
+    assert decode_as(text, Hits, formats=["columnar"]) == HITS
+    with pytest.raises(eson.DecodeError, match="not among the allowed formats"):
+        decode_as(render(HITS, "columnar"), Hits, formats=["json"])
+
+
+@pytest.mark.parametrize("token", FORMATS)
+def test_each_format_loads_plain_values_and_detects_as_itself(token: str) -> None:
+    found = wire_format(token)
+    text = found.write(HITS)
+    assert detect_format(text) is found
+    assert found.load(text) == HITS.model_dump(mode="json")
+    # one byte-order mark is ignored, as detect ignores it
+    assert found.read("\ufeff" + text, Hits) == HITS
+    assert detect_format("just words") is None
+
+
+def test_toon_writes_with_the_delimiter_asked() -> None:
+    assert wire_format("toon").write(HITS, delimiter="|") == toon.encode(HITS, delimiter="|")
+    assert wire_format("eson").write(HITS, delimiter="|") == eson.encode(HITS)  # TOON's option
+
+
+def test_carve_outs_follow_what_each_format_writes_densely() -> None:
+    value = {"payments": [{"id": i, "payment": f"x{i}"} for i in range(3)], "api_key": "k"}
+    dense = {token: wire.carve_outs(wire.write(value), value) for token, wire in WIRE_FORMATS.items()}
+    # ESON and TOON carry the whole value densely; columnar JSON only the array it
+    # made a block of; compact JSON nothing
+    assert dense == {
+        "eson/1": ["payments", "payment", "api_key"],
+        "toon": ["payments", "payment", "api_key"],
+        "columnar": ["payments"],
+        "json": [],
+    }
+
+
+def test_find_format_and_short_name() -> None:
+    assert find_format("pretty") is None and find_format(3) is None
+    assert find_format("ESON") is WIRE_FORMATS["eson/1"]
+    assert short_name("eson/1") == "eson" and short_name("toon") == "toon"
+    assert short_name("ESON") == "ESON"  # only exact spellings: the callers report the rest
+
+
+_NAME_BRANCH = re.compile(r"""(==|!=|\bin) \(?["'](eson|eson/1|toon|json|columnar)["']""")
+#: The comparisons left on purpose: detection's own answer, the core's layout text
+#: for a JSON payload, and the options each reader takes.
+_ALLOWED_BRANCHES = {
+    "agent/linter.py": 1,
+    "_internal/codecs/feedback.py": 2,
+    "_internal/wire/options.py": 1,
+}
+
+
+def test_no_layer_branches_on_a_format_name() -> None:
+    """The agent layer, the adapters, eval and the CLI ask the registry, not the name."""
+    root = Path(eson.__file__).parent
+    found: dict[str, int] = {}
+    for path in root.rglob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if _NAME_BRANCH.search(line.split("#")[0]):
+                key = path.relative_to(root).as_posix()
+                found[key] = found.get(key, 0) + 1
+    assert found == _ALLOWED_BRANCHES

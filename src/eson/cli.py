@@ -176,6 +176,7 @@ def _demo(args: argparse.Namespace) -> str:
 
 # -- token statistics (eson stats, --stats) -------------------------------------------
 
+#: The rows of the statistics; the first, compact JSON, is the baseline of the others.
 _STAT_ROWS = (
     ("json", "compact JSON"),
     ("pretty", "pretty JSON"),
@@ -211,7 +212,8 @@ def _measure(
 ) -> list[tuple[str, str | None, int | None]]:
     from eson.agent.tokens import count_tokens_many
 
-    rows = [(key, label) for key, label in _STAT_ROWS if only is None or key in ("json", only)]
+    baseline = _STAT_ROWS[0][0]
+    rows = [(key, label) for key, label in _STAT_ROWS if only is None or key in (baseline, only)]
     texts = [
         text if (key == only and text is not None) else _stat_text(value, key, number)
         for key, _ in rows
@@ -238,22 +240,13 @@ def _print_stats_line(
 
 def _load_payload(data: bytes) -> Any:
     """A JSON, columnar JSON, ESON or TOON input, as plain values."""
-    from eson.agent.negotiation import detect
+    from eson._internal.wire.eson_reader import text_of
+    from eson.agent.negotiation import detect_format
 
-    kind = detect(data)
-    if kind == "eson/1":
-        from eson._internal.api import decode
-
-        return decode(data)
-    if kind == "toon":
-        from eson import toon
-
-        return toon.decode(data)
-    if kind == "columnar":
-        from eson import columnar
-
-        return columnar.decode(data)
-    return _load_json(data)
+    wire = detect_format(data)
+    if wire is None or wire.floor:  # plain JSON (or prose): its errors told as the CLI tells them
+        return _load_json(data)
+    return wire.load(text_of(data))
 
 
 def _stats(args: argparse.Namespace) -> str:

@@ -48,7 +48,6 @@ JSON of a value without record arrays *is* compact JSON) are counted once
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -56,10 +55,18 @@ from typing import Any, Literal
 
 from eson._internal.wire.eson_lexicon import NUMBER_SOURCE, QUOTED_SOURCE
 from eson._internal.wire.eson_numbers import format_float
-from eson.agent.formats import FORMAT_NAMES, Format, normalize_format, plain_value, render
+from eson.agent.formats import (
+    FLOOR,
+    FORMAT_NAMES,
+    WIRE_FORMATS,
+    Format,
+    WireFormat,
+    normalize_format,
+    plain_value,
+    render,
+)
 from eson.agent.linter import LintFinding, lint
 from eson.agent.negotiation import accepted_formats
-from eson.agent.profile import carve_out_keys
 from eson.errors import EncodeError, ESONError
 
 __all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "SendFormat", "choose", "send", "send_format"]
@@ -104,20 +111,11 @@ def _measure(texts: list[str], by: Measure, encoding: str) -> list[int]:
     return [len(text) for text in texts]
 
 
-def _breaks_w6(format: Format, text: str, plain: Any) -> list[str]:
-    """The carve-out fields this candidate would carry densely (W6)."""
-    if format in ("eson/1", "toon"):
-        return carve_out_keys(plain, True)
-    if format == "columnar":
-        return carve_out_keys(json.loads(text), False)
-    return []
-
-
-def _lint_errors(format: Format, text: str, protect_irreversible: bool) -> list[LintFinding]:
+def _lint_errors(format: WireFormat, text: str, protect_irreversible: bool) -> list[LintFinding]:
     """The error findings :func:`eson.lint` reports for a candidate (W6 only when protected)."""
     return [
         finding
-        for finding in lint(text, toon=format == "toon")
+        for finding in lint(text, toon=format.lints_as_toon)
         if finding.level == "error" and (protect_irreversible or finding.rule != "W6")
     ]
 
@@ -193,28 +191,29 @@ def choose(
         raise ValueError(f"by must be 'tokens', 'bytes' or 'chars', not {by!r}")
     accepted = accepted_formats(accept)
     order: list[Format] = list(accepted)
-    if "json" not in order:
-        order.append("json")  # the floor every receiver takes
+    if FLOOR.token not in order:
+        order.append(FLOOR.token)  # the floor every receiver takes
     plain = plain_value(value)
     texts: dict[Format, str] = {}
     dropped: list[str] = []
     failures: list[str] = []
     for format in order:
+        wire = WIRE_FORMATS[format]
         try:
-            text = render(value, format, number=number)
+            text = wire.write(value, number=number)
         except ESONError:
-            if format == "json":
+            if wire.floor:
                 raise
             continue
         if protect_irreversible:
-            fields = _breaks_w6(format, text, plain)
+            fields = wire.carve_outs(text, plain)
             if fields:
                 dropped.append(f"{FORMAT_NAMES[format]} (W6: {', '.join(fields[:3])})")
                 continue
-        errors = _lint_errors(format, text, protect_irreversible)
-        if errors and format in ("json", "columnar"):
+        errors = _lint_errors(wire, text, protect_irreversible)
+        if errors and wire.json_text:
             spelled = _javascript_spelling(text)
-            if spelled is not None and not _lint_errors(format, spelled, protect_irreversible):
+            if spelled is not None and not _lint_errors(wire, spelled, protect_irreversible):
                 text, errors = spelled, []
         if errors:
             rules = ", ".join(dict.fromkeys(finding.rule for finding in errors))
@@ -298,6 +297,6 @@ def send(
     try:
         return render(value, known, number=number)
     except ESONError:
-        if known == "json":
+        if WIRE_FORMATS[known].floor:
             raise
-        return render(value, "json")
+        return FLOOR.write(value)

@@ -56,14 +56,18 @@ _TOON_ARRAY = re.compile(
 
 
 def cut_signal(
-    stop: StopKind, *, closed: bool, fenced: bool, require_end: bool, format: str
+    stop: StopKind, *, closed: bool, fenced: bool, require_end: bool, ends_itself: bool
 ) -> Signal | None:
-    """The signal that the payload was cut off, or ``None`` (see the module documentation)."""
+    """The signal that the payload was cut off, or ``None`` (see the module documentation).
+
+    ``ends_itself``: the payload is its own end mark (a JSON text: cut
+    short, it does not parse), so only the stop reason can say it was cut.
+    """
     if closed:
         return None
     if stop == "cut":
         return "stop-reason"
-    if stop == "complete" or format == "json":
+    if stop == "complete" or ends_itself:
         return None
     if fenced:
         return "open-fence"

@@ -34,7 +34,7 @@ import builtins
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from eson._internal.schema.compile import binding_for, model_class_of
 from eson.errors import EncodeError, echo
@@ -43,9 +43,12 @@ if TYPE_CHECKING:
     from eson._internal.codecs.layout import LayoutFormat
 
 __all__ = [
+    "ESON_MEDIA_TYPE",
+    "FLOOR",
     "FORMATS",
     "FORMAT_NAMES",
     "PAYLOAD_FORMATS",
+    "TOON_MEDIA_TYPE",
     "WIRE_FORMATS",
     "DocumentFormat",
     "Format",
@@ -53,10 +56,12 @@ __all__ = [
     "WireFormat",
     "compact_json",
     "document_format",
+    "find_format",
     "normalize_format",
     "plain_value",
     "pretty_json",
     "render",
+    "short_name",
     "wire_format",
 ]
 
@@ -80,15 +85,6 @@ PAYLOAD_FORMATS: tuple[PayloadFormat, ...] = ("eson", "toon", "json")
 #: or its token ``"eson/1"``) or TOON.
 DocumentFormat = Literal["eson", "eson/1", "toon"]
 
-#: What people call them.
-FORMAT_NAMES: dict[str, str] = {
-    "eson/1": "ESON",
-    "toon": "TOON",
-    "columnar": "columnar JSON",
-    "json": "compact JSON",
-    "pretty": "pretty JSON",
-}
-
 _ALIASES: dict[str, Format] = {
     "eson/1": "eson/1",
     "eson": "eson/1",
@@ -107,11 +103,16 @@ def document_format(format: object) -> LayoutFormat:
     Raises:
         ValueError: for anything else.
     """
-    if format == "eson" or format == "eson/1":
-        return "eson"
-    if format == "toon":
-        return "toon"
+    token = _ALIASES.get(format) if isinstance(format, str) else None
+    if token is not None and WIRE_FORMATS[token].document:
+        return cast("LayoutFormat", WIRE_FORMATS[token].name)
     raise ValueError(f"format must be 'eson' (or 'eson/1') or 'toon', not {echo(format)}")
+
+
+def short_name(name: object) -> object:
+    """A format's short name (``"eson"`` for ``"eson/1"``) when ``name`` spells one exactly; else ``name``."""
+    token = _ALIASES.get(name) if isinstance(name, str) else None
+    return name if token is None else WIRE_FORMATS[token].name
 
 
 def normalize_format(token: str) -> Format | None:
@@ -149,7 +150,7 @@ def pretty_json(value: Any) -> str:
     return json.dumps(plain, ensure_ascii=False, indent=2, allow_nan=False)
 
 
-def _write_eson(value: Any, number: bool | None) -> str:
+def _write_eson(value: Any, number: bool | None, delimiter: str) -> str:
     from eson._internal.api import encode
 
     if not isinstance(value, dict) and model_class_of(value) is None:
@@ -157,19 +158,19 @@ def _write_eson(value: Any, number: bool | None) -> str:
     return encode(value, number=number)
 
 
-def _write_toon(value: Any, number: bool | None) -> str:
+def _write_toon(value: Any, number: bool | None, delimiter: str) -> str:
     from eson import toon
 
-    return toon.encode(value)
+    return toon.encode(value, delimiter=delimiter)
 
 
-def _write_columnar(value: Any, number: bool | None) -> str:
+def _write_columnar(value: Any, number: bool | None, delimiter: str) -> str:
     from eson import columnar
 
     return columnar.encode(value)
 
 
-def _write_json(value: Any, number: bool | None) -> str:
+def _write_json(value: Any, number: bool | None, delimiter: str) -> str:
     return compact_json(value)
 
 
@@ -187,21 +188,62 @@ def _read_toon(text: str, type: builtins.type[Any], strict: bool | None, context
 
 def _read_columnar(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
     from eson._internal.api import validate
-    from eson._internal.wire.columnar import decode_columnar
 
-    return validate(decode_columnar(text), type, strict=strict, context=context)
+    return validate(_load_columnar(text), type, strict=strict, context=context)
 
 
 def _read_json(text: str, type: builtins.type[Any], strict: bool | None, context: Any) -> Any:
     from eson._internal.api import validate
+
+    return validate(_load_json(text), type, strict=strict, context=context)
+
+
+def _load_eson(text: str) -> Any:
+    from eson._internal.api import decode
+
+    return decode(text)
+
+
+def _load_toon(text: str) -> Any:
+    from eson import toon
+
+    return toon.decode(text)
+
+
+def _load_columnar(text: str) -> Any:
+    from eson._internal.wire.columnar import decode_columnar
+
+    return decode_columnar(text.removeprefix("\ufeff"))
+
+
+def _load_json(text: str) -> Any:
     from eson._internal.wire.columnar import load_json_text
 
-    return validate(load_json_text(text), type, strict=strict, context=context)
+    return load_json_text(text.removeprefix("\ufeff"))
+
+
+def _value_carve_outs(text: str, plain: Any) -> list[str]:
+    from eson.agent.profile import carve_out_keys
+
+    return carve_out_keys(plain, True)
+
+
+def _columnar_carve_outs(text: str, plain: Any) -> list[str]:
+    from eson.agent.profile import carve_out_keys
+
+    return carve_out_keys(json.loads(text), False)
+
+
+def _no_carve_outs(text: str, plain: Any) -> list[str]:
+    return []
 
 
 @dataclass(frozen=True, eq=False)
 class WireFormat:
-    """One wire format: its names, and how a value is written in it and read back.
+    """One wire format: its names, what it is, and how a value is written in it and read back.
+
+    The agent layer, the adapters, ``eson eval`` and the CLI ask a format
+    these questions instead of comparing its name.
 
     Attributes:
         token: The capability token (``"eson/1"``, ``"toon"``, ``"columnar"``,
@@ -210,28 +252,56 @@ class WireFormat:
         name: The short name (``"eson"`` for ESON, the token otherwise): the
             name of the reply readers, the prompts and ``eson eval``.
         title: What people call it (``"ESON"``, ``"compact JSON"``).
+        media_type: Its media type (``Content-Type`` without the charset).
+        document: Whether it is a document format models are taught by a
+            prompt layout and a stream reads line by line (ESON, TOON).
+        json_text: Whether its text is JSON (columnar JSON, compact JSON),
+            so that JSON's own spelling rules apply to it.
+        floor: Whether it is the format every receiver takes (compact JSON,
+            W8): what a sender falls back to, the one a wildcard media range
+            advertises, and a payload that ends where its text ends (a JSON
+            text cut short does not parse).
+        in_replies: Whether :func:`eson.parse_reply` looks for it in a
+            model's reply (columnar JSON is sent between agents, not asked
+            of models).
+        read_as: The formats whose readers take a text in this one: a
+            plain JSON text is also columnar JSON with no blocks.
+        lints_as_toon: Whether :func:`eson.lint` checks its text as TOON
+            (``toon=True``); the others are checked as ESON or JSON, which
+            the linter tells apart itself.
     """
 
     token: Format
     name: str
     title: str
-    _write: Callable[[Any, bool | None], str]
+    media_type: str
+    document: bool
+    json_text: bool
+    floor: bool
+    in_replies: bool
+    read_as: tuple[Format, ...]
+    lints_as_toon: bool
+    _write: Callable[[Any, bool | None, str], str]
     _read: Callable[[str, builtins.type[Any], bool | None, Any], Any]
+    _load: Callable[[str], Any]
+    _carve_outs: Callable[[str, Any], list[str]]
 
-    def write(self, value: Any, *, number: bool | None = None) -> str:
+    def write(self, value: Any, *, number: bool | None = None, delimiter: str = ",") -> str:
         """``value`` (plain data or a model instance) written in this format.
 
         Args:
             value: The payload.
             number: ESON only: number record arrays (``None``: the model's
                 own option, or no numbering for plain data).
+            delimiter: TOON only: the delimiter of its arrays and tables
+                (``","``, ``"\\t"`` or ``"|"``).
 
         Raises:
             eson.ESONError: (``EncodeError``, ``TOONError``) when the format
                 cannot hold the value (ESON, for one, needs an object root
                 with ESON names).
         """
-        return self._write(value, number)
+        return self._write(value, number, delimiter)
 
     def read(
         self,
@@ -243,6 +313,8 @@ class WireFormat:
     ) -> T:
         """A whole text in this format (not a model's reply) read into a validated ``type``.
 
+        One leading byte-order mark is ignored, as :func:`eson.detect` ignores it.
+
         Raises:
             eson.DecodeError: (``TOONError`` for TOON) for malformed text.
             eson.ValidationError: for values the model rejects.
@@ -250,19 +322,72 @@ class WireFormat:
         value: T = self._read(text, type, validation_strict, context)
         return value
 
+    def load(self, text: str) -> Any:
+        """A whole text in this format read into plain values (dicts, lists, scalars).
+
+        Raises:
+            eson.DecodeError: (``TOONError`` for TOON) for malformed text.
+        """
+        return self._load(text)
+
+    def carve_outs(self, text: str, plain: Any) -> list[str]:
+        """The fields this format's ``text`` of ``plain`` carries densely though W6 forbids it.
+
+        ESON and TOON write record arrays of any value densely; columnar
+        JSON does so for the arrays it turned into blocks; compact JSON
+        never does.
+        """
+        return self._carve_outs(text, plain)
+
     def __repr__(self) -> str:
         return f"<wire format {self.token!r}>"
 
 
+#: ESON's media type, with its version (``text/vnd.eson`` is ESON SPEC.md's suggestion).
+ESON_MEDIA_TYPE = "text/vnd.eson; version=1"
+#: TOON's media type (TOON SPEC.md's provisional registration).
+TOON_MEDIA_TYPE = "text/toon"
+
 #: Every wire format by capability token, densest-first (the order of :data:`FORMATS`).
 WIRE_FORMATS: dict[Format, WireFormat] = {
-    "eson/1": WireFormat("eson/1", "eson", "ESON", _write_eson, _read_eson),
-    "toon": WireFormat("toon", "toon", "TOON", _write_toon, _read_toon),
-    "columnar": WireFormat(
-        "columnar", "columnar", "columnar JSON", _write_columnar, _read_columnar
+    "eson/1": WireFormat(
+        "eson/1", "eson", "ESON", ESON_MEDIA_TYPE,
+        document=True, json_text=False, floor=False, in_replies=True, read_as=("eson/1",), lints_as_toon=False,
+        _write=_write_eson, _read=_read_eson, _load=_load_eson, _carve_outs=_value_carve_outs,
     ),
-    "json": WireFormat("json", "json", "compact JSON", _write_json, _read_json),
+    "toon": WireFormat(
+        "toon", "toon", "TOON", TOON_MEDIA_TYPE,
+        document=True, json_text=False, floor=False, in_replies=True, read_as=("toon",), lints_as_toon=True,
+        _write=_write_toon, _read=_read_toon, _load=_load_toon, _carve_outs=_value_carve_outs,
+    ),
+    "columnar": WireFormat(
+        "columnar", "columnar", "columnar JSON", "application/vnd.typed-eson.columnar+json",
+        document=False, json_text=True, floor=False, in_replies=False, read_as=("columnar",), lints_as_toon=False,
+        _write=_write_columnar, _read=_read_columnar, _load=_load_columnar,
+        _carve_outs=_columnar_carve_outs,
+    ),
+    "json": WireFormat(
+        "json", "json", "compact JSON", "application/json",
+        document=False, json_text=True, floor=True, in_replies=True,
+        read_as=("json", "columnar"), lints_as_toon=False,
+        _write=_write_json, _read=_read_json, _load=_load_json, _carve_outs=_no_carve_outs,
+    ),
+}  # fmt: skip
+
+#: The format every receiver takes (W8): compact JSON.
+FLOOR: WireFormat = WIRE_FORMATS["json"]
+
+#: What people call them (and pretty JSON, the baseline ``eson stats`` shows).
+FORMAT_NAMES: dict[str, str] = {
+    **{token: found.title for token, found in WIRE_FORMATS.items()},
+    "pretty": "pretty JSON",
 }
+
+
+def find_format(name: object) -> WireFormat | None:
+    """The wire format a token or short name names (``"eson"`` and ``"eson/1"`` are ESON), else ``None``."""
+    token = normalize_format(name) if isinstance(name, str) else None
+    return None if token is None else WIRE_FORMATS[token]
 
 
 def wire_format(name: str) -> WireFormat:
@@ -271,10 +396,10 @@ def wire_format(name: str) -> WireFormat:
     Raises:
         ValueError: for a name that is no wire format.
     """
-    token = normalize_format(name) if isinstance(name, str) else None
-    if token is None:
+    found = find_format(name)
+    if found is None:
         raise ValueError(f"unknown format {name!r}: choose one of {', '.join(FORMATS)}")
-    return WIRE_FORMATS[token]
+    return found
 
 
 def render(value: Any, format: Format, *, number: bool | None = None) -> str:

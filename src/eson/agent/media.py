@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from eson.agent.formats import Format
+from eson.agent.formats import ESON_MEDIA_TYPE, FLOOR, TOON_MEDIA_TYPE, WIRE_FORMATS, Format
 from eson.agent.negotiation import accepted_formats
 
 __all__ = [
@@ -50,25 +50,8 @@ __all__ = [
     "negotiate",
 ]
 
-#: ESON's media type, with its version (``text/vnd.eson`` is ESON SPEC.md's suggestion).
-ESON_MEDIA_TYPE = "text/vnd.eson; version=1"
-#: TOON's media type (TOON SPEC.md's provisional registration).
-TOON_MEDIA_TYPE = "text/toon"
-
 #: The media type of each wire format, by capability token.
-MEDIA_TYPES: dict[Format, str] = {
-    "eson/1": ESON_MEDIA_TYPE,
-    "toon": TOON_MEDIA_TYPE,
-    "columnar": "application/vnd.typed-eson.columnar+json",
-    "json": "application/json",
-}
-
-_ESSENCE: dict[str, Format] = {
-    "text/vnd.eson": "eson/1",
-    "text/toon": "toon",
-    "application/vnd.typed-eson.columnar+json": "columnar",
-    "application/json": "json",
-}
+MEDIA_TYPES: dict[Format, str] = {token: found.media_type for token, found in WIRE_FORMATS.items()}
 
 
 def media_type(format: str) -> str:
@@ -106,6 +89,18 @@ def _split(value: str) -> tuple[str, dict[str, str]]:
     return head.strip().lower(), params
 
 
+#: Each format's media type without its parameters, and the parameters it requires.
+_ESSENCE: dict[str, tuple[Format, dict[str, str]]] = {
+    essence: (token, params)
+    for token, (essence, params) in ((token, _split(found)) for token, found in MEDIA_TYPES.items())
+}
+
+
+def _required(params: dict[str, str], required: dict[str, str]) -> bool:
+    """Whether a media type's ``params`` agree with the ones its format requires (absent is fine)."""
+    return all(params.get(name, value) == value for name, value in required.items())
+
+
 def format_of(label: str | None) -> Format | None:
     """The format a media type names (a ``Content-Type`` or a part's media type), or ``None``.
 
@@ -115,12 +110,12 @@ def format_of(label: str | None) -> Format | None:
     if not label:
         return None
     essence, params = _split(label)
-    found = _ESSENCE.get(essence)
-    if found == "eson/1" and params.get("version", "1") != "1":
-        return None
-    if found is None and "/" in essence and essence.endswith("+json"):
-        return "json"
-    return found
+    known = _ESSENCE.get(essence)
+    if known is not None:
+        return known[0] if _required(params, known[1]) else None
+    if "/" in essence and essence.endswith("+json"):
+        return FLOOR.token
+    return None
 
 
 def _ranges(accept: str) -> list[_Range]:
@@ -143,10 +138,8 @@ def _specificity(entry: _Range, format: Format) -> int | None:
     """How specifically ``entry`` names ``format`` (higher wins), ``None`` if it does not."""
     essence, params = _split(MEDIA_TYPES[format])
     if entry.essence == essence:
-        if format == "eson/1" and entry.params.get("version", "1") != params["version"]:
-            return None
-        return 3
-    if format != "json":
+        return 3 if _required(entry.params, params) else None
+    if not WIRE_FORMATS[format].floor:
         return None  # a wildcard advertises nothing but the JSON floor (W8)
     if entry.essence == "application/*":
         return 2

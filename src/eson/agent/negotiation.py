@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, TypeVar
 
 from eson._internal.wire.eson_lexicon import HEADER
-from eson.agent.formats import FORMATS, Format, normalize_format
+from eson.agent.formats import FORMATS, WIRE_FORMATS, Format, WireFormat, normalize_format
 from eson.agent.profile import is_columnar_block
 from eson.errors import DecodeError, ESONError
 
@@ -163,6 +163,16 @@ def detect(text: str | bytes | bytearray | memoryview) -> Detected:
     return "prose"
 
 
+def detect_format(text: str | bytes | bytearray | memoryview) -> WireFormat | None:
+    """The wire format :func:`detect` finds ``text`` in, or ``None`` for prose.
+
+    Raises:
+        TypeError: when ``text`` is neither ``str`` nor bytes-like.
+    """
+    found = detect(text)
+    return None if found == "prose" else WIRE_FORMATS[found]
+
+
 def decode_as(
     text: str | bytes | bytearray | memoryview,
     type: type[T],
@@ -183,31 +193,14 @@ def decode_as(
         eson.ValidationError: for a payload the model rejects.
     """
     allowed = accepted_formats(formats)
-    found = detect(text)
-    if found == "prose":
+    wire = detect_format(text)
+    if wire is None:
         raise DecodeError("the text is not an ESON, TOON or JSON payload")
-    permitted = (
-        found in allowed if found != "json" else ("json" in allowed or "columnar" in allowed)
-    )
-    if not permitted:
+    if not any(reader in allowed for reader in wire.read_as):
         raise DecodeError(
-            f"the payload is {found}, which is not among the allowed formats "
+            f"the payload is {wire.token}, which is not among the allowed formats "
             f"({', '.join(allowed) or 'none'})"
         )
-    if found == "eson/1":
-        from eson._internal.api import decode
-
-        return decode(text, type=type)
-    if found == "toon":
-        from eson import toon
-
-        result: T = toon.decode(text, type=type)
-        return result
-    from eson._internal.codecs.columnar_typed import codec_for
-    from eson._internal.wire.columnar import decode_columnar, load_json_text
     from eson._internal.wire.eson_reader import text_of
 
-    source = text_of(text).removeprefix("\ufeff")
-    document = decode_columnar(source) if found == "columnar" else load_json_text(source)
-    validated: T = codec_for(type).validate_document(document)
-    return validated
+    return wire.read(text_of(text), type)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 
@@ -60,7 +60,7 @@ from eson._internal.wire.toon_lexicon import (
     SAFE_KEY_SOURCE,
 )
 from eson._internal.wire.toon_stream import ends_document
-from eson.agent.formats import PAYLOAD_FORMATS, PayloadFormat
+from eson.agent.formats import PAYLOAD_FORMATS, PayloadFormat, short_name
 from eson.agent.negotiation import detect
 from eson.errors import DecodeError, echo
 
@@ -72,6 +72,7 @@ __all__ = [
     "fence_opening",
     "is_payload_tag",
     "locate",
+    "starts_document",
     "starts_eson",
     "starts_fenced",
     "starts_toon",
@@ -242,7 +243,7 @@ def _check_formats(formats: Sequence[str]) -> tuple[PayloadFormat, ...]:
     chosen: list[PayloadFormat] = []
     for given in formats:
         # "eson/1" is ESON's name in eson.choose and eson.detect: both spellings work.
-        name = "eson" if given == "eson/1" else given
+        name = short_name(given)
         if name not in PAYLOAD_FORMATS:
             raise ValueError(
                 f"unknown reply format {echo(given)}; use 'eson' (or 'eson/1'), 'toon' or 'json'"
@@ -274,7 +275,7 @@ def unread_fence(tag: str, first: str, allowed: Sequence[str]) -> str:
     fence: ``a ```python block (code, never read as a payload): ...``).
     Shared by :func:`locate` and the stream's reply filter.
     """
-    names = [("ESON" if name == "eson/1" else name.upper()) for name in allowed]
+    names = [name.partition("/")[0].upper() for name in allowed]  # "eson/1" is ESON
     if len(names) == 1:
         neither = f"not {names[0]}"
     else:
@@ -476,12 +477,7 @@ def _fenced_payload(block: _Block, fmt: PayloadFormat, allowed: Sequence[Payload
         return None
     if _content_format(block.lines[start:end], _PAYLOAD_TAGS.get(tag), allowed) != fmt:
         return None
-    if fmt == "eson":
-        # A blank line may be a row (the empty row of "name{}"): keep the
-        # trailing blank lines the document's own counts take.
-        first = start + 1 if block.lines[start].startswith(VERSION_PREFIX) else start
-        end = max(end, document_end(block.lines, first))
-    return _payload(block, start, end, fmt)
+    return _payload(block, start, _FINDERS[fmt].fenced_end(block.lines, start, end), fmt)
 
 
 def _content_format(lines: list[str], hint: str | None, allowed: Sequence[PayloadFormat]) -> PayloadFormat | None:
@@ -532,9 +528,7 @@ class _Unfenced:
 
     def whole(self, fmt: PayloadFormat) -> list[Payload]:
         """The candidates in ``fmt`` that no candidate in another allowed format contains."""
-        if fmt == "eson":
-            # An ESON document starts a line with its header or an entry:
-            # neither is a line inside valid JSON or a TOON block.
+        if _FINDERS[fmt].alone:
             return [payload for payload, _ in self.found(fmt)]
         others = [self.found(other) for other in self.allowed if other != fmt]
         return [
@@ -548,28 +542,25 @@ class _Unfenced:
         if fmt in self._found:
             return self._found[fmt]
         self._found[fmt] = []  # no search sees its own format's candidates
-        found: list[tuple[Payload, Span]]
-        if fmt == "json":
-            skip = [
-                span for other in self.allowed if other != "json" for _, span in self.found(other)
-            ]
-            if "eson" not in self.allowed:
-                # A headed ESON document is one whatever the reply may be: a
-                # bracket inside it (``a[2]``, a JSON cell) is never a payload.
-                skip.extend(span for _, span in self.headed_eson())
-            if self._text is None:  # joined only when JSON is looked for
-                self._text = "\n".join(self.block.lines)
-            payload = _unfenced_json(self.block, self._text, sorted(skip))
-            found = [] if payload is None else [payload]
-        else:
-            if fmt == "eson":
-                payloads = _unfenced_eson(self.block, self.names)
-            else:
-                toon = _unfenced_toon(self.block, self.names)
-                payloads = [] if toon is None else [toon]
-            found = [(payload, self._line_span(payload)) for payload in payloads]
+        found = _FINDERS[fmt].unfenced(self, fmt)
         self._found[fmt] = found
         return found
+
+    def lines_of(self, payloads: list[Payload]) -> list[tuple[Payload, Span]]:
+        """Each payload made of whole lines of the block, with its span."""
+        return [(payload, self._line_span(payload)) for payload in payloads]
+
+    def json(self, fmt: PayloadFormat) -> list[tuple[Payload, Span]]:
+        """The JSON candidate: the longest value among the brackets outside the others' candidates."""
+        skip = [span for other in self.allowed if other != fmt for _, span in self.found(other)]
+        if "eson" not in self.allowed:
+            # A headed ESON document is one whatever the reply may be: a
+            # bracket inside it (``a[2]``, a JSON cell) is never a payload.
+            skip.extend(span for _, span in self.headed_eson())
+        if self._text is None:  # joined only when JSON is looked for
+            self._text = "\n".join(self.block.lines)
+        payload = _unfenced_json(self.block, self._text, sorted(skip))
+        return [] if payload is None else [payload]
 
     def headed_eson(self) -> list[tuple[Payload, Span]]:
         """The ESON documents that begin with their ``!eson/`` header, allowed or not (searched once)."""
@@ -683,7 +674,7 @@ def _is_count(text: str, start: int, end: int) -> bool:
     A one-number array glued to the name before it counts that name's rows
     or items: it is part of a document, never a JSON payload of its own.
     """
-    if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_\"."):
+    if start == 0 or not (text[start - 1].isalnum() or text[start - 1] in '_".'):
         return False
     return _COUNT.fullmatch(text, start, end) is not None
 
@@ -726,10 +717,36 @@ def starts_fenced(line: str, format: str, names: Collection[str] | None = None) 
     by this test, the first-line form of the content rule :func:`locate`
     applies.
     """
-    first = line.strip()
-    if format == "toon":
-        return starts_toon(first, names)
+    return _FINDERS[format].starts_fenced(line.strip(), names)
+
+
+def starts_document(line: str, format: str, names: Collection[str] | None) -> bool:
+    """Whether a document in ``format`` (``"eson"``, ``"toon"``) outside fences starts on this line.
+
+    :func:`starts_eson` or :func:`starts_toon`; with ``names=None``, only a
+    line that starts a document whatever its schema (ESON's header, any
+    TOON key line).
+    """
+    return _FINDERS[format].starts(line, names)
+
+
+def _eson_fenced_start(first: str, names: Collection[str] | None) -> bool:
     return _VERSION.match(first) is not None or head_extent(first) is not None
+
+
+def _eson_fenced_end(lines: list[str], start: int, end: int) -> int:
+    # A blank line may be a row (the empty row of "name{}"): keep the
+    # trailing blank lines the document's own counts take.
+    first = start + 1 if lines[start].startswith(VERSION_PREFIX) else start
+    return max(end, document_end(lines, first))
+
+
+def _trimmed_end(lines: list[str], start: int, end: int) -> int:
+    return end
+
+
+def _never_starts(line: str, names: Collection[str] | None) -> bool:
+    return False
 
 
 def starts_toon(line: str, names: Collection[str] | None) -> bool:
@@ -775,3 +792,45 @@ def _unfenced_toon(block: _Block, names: Collection[str] | None) -> Payload | No
             continue  # one "word: words" line is prose more often than TOON
         return _payload(block, start, end, "toon")
     return None
+
+
+@dataclass(frozen=True)
+class _Finder:
+    """How a payload in one format is found in a reply.
+
+    Attributes:
+        unfenced: Its candidates in a run of lines outside fences, with their spans.
+        alone: Its candidates are never inside another format's: an ESON
+            document starts a line with its header or an entry, and neither
+            is a line inside valid JSON or a TOON block.
+        fenced_end: Where a fenced payload ends, given its lines and the
+            span of its non-blank ones.
+        starts: Whether a document starts on a line outside fences (the
+            schema's top-level names known or ``None``).
+        starts_fenced: Whether the first line of a fence tagged otherwise
+            starts a document of this format.
+    """
+
+    unfenced: Callable[[_Unfenced, PayloadFormat], list[tuple[Payload, Span]]]
+    alone: bool
+    fenced_end: Callable[[list[str], int, int], int]
+    starts: Callable[[str, Collection[str] | None], bool]
+    starts_fenced: Callable[[str, Collection[str] | None], bool]
+
+
+def _toon_candidates(found: _Unfenced, fmt: PayloadFormat) -> list[tuple[Payload, Span]]:
+    payload = _unfenced_toon(found.block, found.names)
+    return [] if payload is None else found.lines_of([payload])
+
+
+_FINDERS: dict[str, _Finder] = {
+    "eson": _Finder(
+        lambda found, fmt: found.lines_of(_unfenced_eson(found.block, found.names)),
+        True,
+        _eson_fenced_end,
+        starts_eson,
+        _eson_fenced_start,
+    ),
+    "toon": _Finder(_toon_candidates, False, _trimmed_end, starts_toon, starts_toon),
+    "json": _Finder(_Unfenced.json, False, _trimmed_end, _never_starts, _never_starts),
+}

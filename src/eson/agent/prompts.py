@@ -36,7 +36,7 @@ from eson._internal.schema.binding import NO_DEFAULT, Binding
 from eson._internal.schema.compile import document_schema, record_schema
 from eson._internal.schema.model import FieldSchema
 from eson._internal.schema.type_tree import Shape, TypeNode, type_node
-from eson.agent.formats import DocumentFormat, document_format
+from eson.agent.formats import DocumentFormat, document_format, wire_format
 from eson.errors import ESONError
 
 __all__ = ["PromptCost", "PromptFormat", "example_document", "primer", "prompt", "prompt_cost"]
@@ -80,6 +80,14 @@ _NUMBERED_READER = """A first field n numbers the rows 1, 2, 3 ...: use it for "
 a broken sequence also means damage."""
 
 
+#: Each document format's primers: for a writer, for a reader, and the reader's
+#: note on a numbered record array's ``n`` field (ESON's only).
+_PRIMERS: dict[str, tuple[str, str, str | None]] = {
+    "eson": (_ESON_WRITER, _ESON_READER, _NUMBERED_READER),
+    "toon": (_TOON_WRITER, _TOON_READER, None),
+}
+
+
 def primer(format: PromptFormat = "eson", *, reader: bool = False, numbered: bool = False) -> str:
     """The short description of a format that goes at the top of a prompt.
 
@@ -90,12 +98,10 @@ def primer(format: PromptFormat = "eson", *, reader: bool = False, numbered: boo
         numbered: Reader only, ESON only: add the note on the reserved ``n``
             row-number field.
     """
-    chosen = document_format(format)
-    if chosen == "eson":
-        if not reader:
-            return _ESON_WRITER
-        return f"{_ESON_READER}\n{_NUMBERED_READER}" if numbered else _ESON_READER
-    return _TOON_READER if reader else _TOON_WRITER
+    writer, reader_text, numbered_note = _PRIMERS[document_format(format)]
+    if not reader:
+        return writer
+    return f"{reader_text}\n{numbered_note}" if numbered and numbered_note else reader_text
 
 
 # -- the example -------------------------------------------------------------------------
@@ -353,26 +359,6 @@ def _drop(document: Any, loc: tuple[str | int, ...]) -> bool:
     return False
 
 
-def _encode(value: Any, format: LayoutFormat, delimiter: str) -> str:
-    if format == "eson":
-        from eson._internal.api import encode
-
-        return encode(value)
-    from eson import toon
-
-    return toon.encode(value, delimiter=delimiter)
-
-
-def _decode(text: str, cls: type, format: LayoutFormat) -> Any:
-    if format == "eson":
-        from eson._internal.api import decode
-
-        return decode(text, type=cls)
-    from eson import toon
-
-    return toon.decode(text, type=cls)
-
-
 def example_document(
     cls: type, format: PromptFormat = "eson", *, delimiter: str = ","
 ) -> str | None:
@@ -384,11 +370,11 @@ def example_document(
     up (a ``pattern``, say) keep their defaults.  The text is what the
     encoder writes for the resulting instance, and it is checked to decode.
     """
-    chosen = document_format(format)
+    wire = wire_format(document_format(format))
     try:
         instance = _instance(cls)
-        text = _encode(instance, chosen, delimiter)
-        _decode(text, cls, chosen)
+        text = wire.write(instance, delimiter=delimiter)
+        wire.read(text, cls)
     except (_NoExampleError, ESONError, TypeError, ValueError):
         return None
     return text
@@ -400,7 +386,7 @@ def example_document(
 def _schema_section(layout: DocumentLayout, cls: type) -> str:
     name = getattr(cls, "__name__", "the message")
     doc = class_doc(cls)
-    kind = "ESON" if layout.format == "eson" else "TOON"
+    kind = wire_format(layout.format).title
     # The closing fence is the reply's end mark: without it a reply cut off by
     # the output limit can read as complete (see eson.agent.cutoff).
     head = (
@@ -418,8 +404,9 @@ def _example_text(cls: type, format: LayoutFormat, example: Any, delimiter: str)
         return None
     if example is True:
         return example_document(cls, format, delimiter=delimiter)
-    text = _encode(example, format, delimiter)
-    _decode(text, cls, format)
+    wire = wire_format(format)
+    text = wire.write(example, delimiter=delimiter)
+    wire.read(text, cls)
     return text
 
 
@@ -433,7 +420,7 @@ def _parts(
     chosen = document_format(format)
     if reader:
         numbered = cls is not None and document_schema(cls).number
-        return primer(chosen, reader=True, numbered=numbered and chosen == "eson"), "", ""
+        return primer(chosen, reader=True, numbered=numbered), "", ""
     if cls is None:
         raise TypeError("a writer prompt needs the model class T")
     layout = document_layout(cls, chosen, delimiter=delimiter)

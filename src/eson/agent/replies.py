@@ -50,7 +50,7 @@ from eson.agent.cutoff import (
     toon_progress,
     truncated,
 )
-from eson.agent.formats import PAYLOAD_FORMATS
+from eson.agent.formats import PAYLOAD_FORMATS, wire_format
 from eson.agent.payload import Payload, locate
 from eson.agent.stop import stop_kind
 from eson.errors import DecodeError, ESONError, TruncatedError, echo
@@ -227,7 +227,7 @@ def _check_cut(
         closed=payload.closed,
         fenced=payload.fenced,
         require_end=require_end,
-        format=payload.format,
+        ends_itself=wire_format(payload.format).json_text,
     )
     if signal is None:
         if stop == "complete" and not payload.terminated:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass
 from types import MethodType
 from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
@@ -44,14 +45,14 @@ from eson._internal.wire.options import (
 )
 from eson._internal.wire.repairs import Repair
 from eson.agent.cutoff import Progress, cut_repair, cut_signal, truncated
-from eson.agent.formats import DocumentFormat, document_format
+from eson.agent.formats import DocumentFormat, document_format, wire_format
 from eson.agent.payload import (
     fence_closing,
     fence_opening,
     is_payload_tag,
+    starts_document,
     starts_eson,
     starts_fenced,
-    starts_toon,
     unread_fence,
 )
 from eson.agent.stop import stop_kind
@@ -168,7 +169,9 @@ class _ReplyFilter:
                     self.skipped += 1
                 elif self._starts(line):
                     self.state = "open"
-                    self.headerless = self.format == "eson" and not starts_eson(line, None)
+                    # (ESON) begun by a declared entry, not by a line that starts
+                    # a document whatever its schema (the header)
+                    self.headerless = not starts_document(line, self.format, None)
                     kept.append(line)
                 else:
                     self.skipped += 1
@@ -182,9 +185,7 @@ class _ReplyFilter:
         return f"{message}: {unread_fence(self.seen[0], self.seen[1], (self.format,))}"
 
     def _starts(self, line: str) -> bool:
-        if self.format == "eson":
-            return starts_eson(line, self.names)
-        return starts_toon(line, self.names)
+        return starts_document(line, self.format, self.names)
 
 
 #: The most rows the stream core is armed to read at once (a C ``Py_ssize_t``).
@@ -327,31 +328,15 @@ class StreamDecoder(Generic[T]):
             untyped_options(validation_strict, context)
         self.validation_strict = validation_strict
         self.context = context
-        error: builtins.type[ESONError] = DecodeError if format == "eson" else TOONError
-        self._splitter = LineSplitter(error)
+        rules = _DOCUMENTS[format]
+        self._splitter = LineSplitter(rules.error)
         self._filter = _ReplyFilter(format, names) if read.reply else None
         self._builder: ESONBuilder | TOONBuilder
-        self._reader: eson_line_reader.LineReader | toon_stream.LineReader | toon_stream.HeldLineReader
-        if format == "eson":
-            self._start_eson()
-        else:
-            toon_builder = TOONBuilder(
-                type,
-                keep=keep,
-                log=self._log,
-                indent_size=read.indent_size,
-                validation_strict=validation_strict,
-                context=context,
-            )
-            self._builder = toon_builder
-            if read.checks_counts:
-                self._reader = toon_stream.LineReader(
-                    toon_builder, indent_size=read.indent_size, ends_at_prose=read.reply
-                )
-            else:  # lax: no line ends an entry before the document does (see HeldLineReader)
-                self._reader = toon_stream.HeldLineReader(
-                    toon_builder, indent_size=read.indent_size, ends_at_prose=read.reply
-                )
+        self._reader: (
+            eson_line_reader.LineReader | toon_stream.LineReader | toon_stream.HeldLineReader
+        )
+        self._reads_partial = rules.partial
+        rules.start(self)
         self._names = names
         self._final_events: list[Event] = []
         self._done = False
@@ -597,6 +582,27 @@ class StreamDecoder(Generic[T]):
         self._splitter.give_back(0, unfinished)
         return None
 
+    def _start_toon(self) -> None:
+        """The TOON builder and line reader."""
+        read = self.options
+        builder = TOONBuilder(
+            self.type,
+            keep=self.keep,
+            log=self._log,
+            indent_size=read.indent_size,
+            validation_strict=self.validation_strict,
+            context=self.context,
+        )
+        self._builder = builder
+        if read.checks_counts:
+            self._reader = toon_stream.LineReader(
+                builder, indent_size=read.indent_size, ends_at_prose=read.reply
+            )
+        else:  # lax: no line ends an entry before the document does (see HeldLineReader)
+            self._reader = toon_stream.HeldLineReader(
+                builder, indent_size=read.indent_size, ends_at_prose=read.reply
+            )
+
     def _arm(self, unfinished: str | None = None) -> bool:
         """Let the stream core read the open record array's next rows, when it may.
 
@@ -625,6 +631,8 @@ class StreamDecoder(Generic[T]):
             if counts is None:
                 return False
             plain = builder.plain_rows(*reader.table_shape())
+            # in a reply, a line of white space may be a blank line held back
+            declines_spaces = self.options.reply
         else:
             assert isinstance(builder, ESONBuilder) and isinstance(
                 reader, eson_line_reader.LineReader
@@ -633,6 +641,7 @@ class StreamDecoder(Generic[T]):
             if plain is None:
                 return False
             counts = reader.plain_rows()  # (rows read, rows left)
+            declines_spaces = not self.options.strict  # the lenient repairs' white space
         if plain is None or counts is None or not counts[1]:
             return False
         if unfinished is None:
@@ -649,9 +658,7 @@ class StreamDecoder(Generic[T]):
             reader.line_no,
             min(counts[1], _MOST_ROWS),  # a count past any stream's: the core stops there
             reading,
-            # ESON: the lenient repairs' white space declines a line; TOON:
-            # in a reply, a line of white space may be a blank line held back
-            self.options.reply if self.format == "toon" else not self.options.strict,
+            declines_spaces,
             found is not None,
             unfinished,
             check,
@@ -718,7 +725,7 @@ class StreamDecoder(Generic[T]):
             closed=fence is not None and fence.closed,
             fenced=fence is not None and fence.state == "fenced",
             require_end=self.require_end,
-            format=self.format,
+            ends_itself=wire_format(self.format).json_text,
         )
         if signal is None:
             if stop == "complete" and last is not None:
@@ -735,7 +742,7 @@ class StreamDecoder(Generic[T]):
             held = reader.held_error()
             if held is not None:  # a row before the cut was wrong: the model's to fix
                 raise held
-        if not self.partial or self.format != "eson":
+        if not self.partial or not self._reads_partial:
             raise truncated(signal, stop_reason, progress, self.format)
         line = reader.line_no + (last is not None)
         return None, cut_repair(signal, stop_reason, line, last is not None)
@@ -829,3 +836,25 @@ class StreamDecoder(Generic[T]):
     def __repr__(self) -> str:
         name = getattr(self.type, "__qualname__", None)
         return f"StreamDecoder({name or ''}{', ' if name else ''}format={self.format!r})"
+
+
+@dataclass(frozen=True)
+class _DocumentRules:
+    """What a stream of one document format is read by.
+
+    Attributes:
+        error: The error its malformed text raises.
+        partial: A cut stream's complete lines can be read (``partial=True``);
+            a TOON stream cut off is always an error.
+        start: Makes the stream's builder and line reader.
+    """
+
+    error: builtins.type[ESONError]
+    partial: bool
+    start: Callable[[StreamDecoder[Any]], None]
+
+
+_DOCUMENTS: dict[str, _DocumentRules] = {
+    "eson": _DocumentRules(DecodeError, True, StreamDecoder._start_eson),
+    "toon": _DocumentRules(TOONError, False, StreamDecoder._start_toon),
+}

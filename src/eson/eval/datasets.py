@@ -274,18 +274,12 @@ def load(cls: type, text: str) -> Any:
     Raises:
         DataError: for text in no known format, or one ``cls`` rejects.
     """
-    from eson import columnar, toon
-    from eson._internal.api import decode
-    from eson.agent.negotiation import detect
+    from eson.agent.negotiation import detect_format
 
-    kind = detect(text)
+    wire = detect_format(text)
+    if wire is None:
+        raise DataError("the data is not ESON, TOON or JSON")
     try:
-        if kind == "eson/1":
-            return decode(text, type=cls)
-        if kind == "toon":
-            return toon.decode(text, type=cls)
-        if kind in ("columnar", "json"):
-            return columnar.decode(text, type=cls)
+        return wire.read(text, cls)
     except ESONError as exc:
         raise DataError(f"the data does not read as {cls.__name__}: {exc}") from None
-    raise DataError("the data is not ESON, TOON or JSON")

@@ -38,10 +38,14 @@ _ANSWER_RULE = (
     "Answer with the value alone: no other words, no quotes, no code fence. "
     "Write null for a null value."
 )
-_COLUMNAR = (
-    'The data is columnar JSON: each record array is an object whose "#c" lists the '
-    'field names and whose "#r" holds one array of values per record, in that order.'
-)
+#: What a reader is told of data that no prompt layout teaches (by the format's short name).
+_READER_INTROS = {
+    "columnar": (
+        'The data is columnar JSON: each record array is an object whose "#c" lists the '
+        'field names and whose "#r" holds one array of values per record, in that order.'
+    ),
+}
+_JSON_INTRO = "The data is JSON."
 #: The request parameters of a question, and of a writing task (``params=`` overrides them).
 QUESTION_PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 256}
 GENERATION_PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 4096}
@@ -141,16 +145,14 @@ class _Session:
 
 
 def _reader_prompt(format: str, cls: type) -> str:
+    from eson.agent.formats import find_format
     from eson.agent.prompts import prompt
 
-    if format == "eson":
-        intro = prompt(cls, format="eson", reader=True)
-    elif format == "toon":
-        intro = prompt(cls, format="toon", reader=True)
-    elif format == "columnar":
-        intro = _COLUMNAR
+    wire = find_format(format)  # None for pretty JSON
+    if wire is not None and wire.document:
+        intro = prompt(cls, format=format, reader=True)  # type: ignore[arg-type]
     else:
-        intro = "The data is JSON."
+        intro = _READER_INTROS.get(format, _JSON_INTRO)
     return f"You answer questions about the data you are shown.\n{intro}\n{_ANSWER_RULE}"
 
 
@@ -169,9 +171,10 @@ def render(instance: Any, format: str) -> str:
 
 
 def _writer_prompt(format: str, cls: type) -> str:
+    from eson.agent.formats import wire_format
     from eson.agent.prompts import example_document, prompt
 
-    if format in ("eson", "toon"):
+    if wire_format(format).document:
         return prompt(cls, format=format)  # type: ignore[arg-type]
     text = f"Reply with one compact JSON object, a {cls.__name__}, and nothing else."
     example = example_document(cls, "eson")
@@ -298,12 +301,12 @@ def run(
         ImportError: without httpx (``typed-eson[eval]``).
     """
     from eson.eval import datasets
-
     _check_settings(concurrency, formats, generation_formats)
     cls = type if type is not None else datasets.Handoff
     writes = generation_tasks if generation_formats else 0
     data, sources = _data(type, data, records, seed, writes, generation_records)
     from eson.agent.formats import plain_value
+
     question_params = _merged(QUESTION_PARAMS, params)
     generation_params = _merged(GENERATION_PARAMS, params)
     plain = plain_value(data)

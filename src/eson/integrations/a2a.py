@@ -46,7 +46,7 @@ from a2a.types import AgentExtension, Artifact, Message, Part, Role, Task  # noq
 
 from eson._internal.api import validate  # noqa: E402
 from eson.agent.choice import Measure, SendFormat, choose, send_format  # noqa: E402  # noqa: E402
-from eson.agent.formats import Format, render  # noqa: E402
+from eson.agent.formats import FLOOR, PAYLOAD_FORMATS, WIRE_FORMATS, Format, render  # noqa: E402
 from eson.agent.media import MEDIA_TYPES, format_of  # noqa: E402
 from eson.agent.negotiation import accepted_formats  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
@@ -154,13 +154,13 @@ def payload_part(
     chosen = send_format(format)
     accepted = accepted_formats(accept)
     if not accepted:
-        wire: Format = "json"
-        text = render(value, "json")
-    elif chosen != "auto" and (chosen == "json" or chosen in accepted):
+        wire: Format = FLOOR.token
+        text = FLOOR.write(value)
+    elif chosen != "auto" and (WIRE_FORMATS[chosen].floor or chosen in accepted):
         try:
             text, wire = render(value, chosen, number=number), chosen
         except ESONError:
-            if chosen == "json":
+            if WIRE_FORMATS[chosen].floor:
                 raise
             picked = choose(value, accept=accepted, by=by, number=number)
             text, wire = picked.text, picked.format
@@ -219,9 +219,6 @@ def _stop_reason(*holders: Any) -> str | None:
     return None
 
 
-_READ_AS = {"eson/1": ("eson",), "toon": ("toon",), "json": ("json",)}
-
-
 def _read(
     text: str, type: builtins.type[T], format: Format | None, *, stop_reason: str | None
 ) -> T:
@@ -232,12 +229,12 @@ def _read(
     ``finish_reason``) is passed on, so a payload a model wrote into the
     token limit is never read as complete.
     """
-    if format == "columnar":
-        from eson import columnar
-
-        return validate(columnar.decode(text), type)
-    formats = _READ_AS[format] if format is not None else ("eson", "toon", "json")
-    return parse_reply(text, type, formats=formats, stop_reason=stop_reason)
+    if format is None:
+        return parse_reply(text, type, formats=PAYLOAD_FORMATS, stop_reason=stop_reason)
+    wire = WIRE_FORMATS[format]
+    if not wire.in_replies:  # columnar JSON: a whole JSON text, never a model's reply
+        return wire.read(text, type)
+    return parse_reply(text, type, formats=(wire.name,), stop_reason=stop_reason)
 
 
 def read_part(part: Part, type: builtins.type[T], *, _holders: tuple[Any, ...] = ()) -> T:

@@ -123,7 +123,7 @@ def respond(
         try:
             text = render(value, chosen, number=number)
         except ESONError:
-            if chosen == "json":
+            if WIRE_FORMATS[chosen].floor:
                 raise
             skipped = chosen
             offered = tuple(format for format in offered if format != skipped)

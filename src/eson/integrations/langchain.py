@@ -58,7 +58,12 @@ from eson.agent.prompts import prompt  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.agent.stop import stop_text  # noqa: E402
 from eson.errors import ESONError  # noqa: E402
-from eson.integrations.partial import PartialReply, ReplyFormat  # noqa: E402
+from eson.integrations.partial import (  # noqa: E402
+    PartialReply,
+    ReplyFormat,
+    reply_format,
+    reply_formats,
+)
 
 __all__ = ["ESONOutputParser"]
 
@@ -130,15 +135,9 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
         require_end: bool = True,
         **kwargs: Any,
     ) -> None:
-        if format not in ("eson", "toon"):
-            raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
+        format = reply_format(format)  # "eson/1" is ESON's other name
         if formats is not None:
-            chosen = (formats,) if isinstance(formats, str) else tuple(formats)
-            if not chosen or any(item not in ("eson", "toon", "json") for item in chosen):
-                raise ValueError(
-                    f"formats is a non-empty sequence of 'eson', 'toon', 'json', not {formats!r}"
-                )
-            formats = chosen
+            formats = reply_formats(format, formats)
         fields: dict[str, Any] = {
             "model": model,
             "format": format,
@@ -160,9 +159,7 @@ class ESONOutputParser(BaseCumulativeTransformOutputParser[T], Generic[T]):
         return self.model
 
     def _allowed(self) -> tuple[str, ...]:
-        if self.formats is not None:
-            return self.formats
-        return (self.format, *(other for other in ("eson", "toon", "json") if other != self.format))
+        return reply_formats(self.format, self.formats)
 
     def get_format_instructions(self) -> str:
         """What the model needs to write a valid ``T``: :func:`eson.prompt` for the format."""

@@ -71,8 +71,8 @@ from mcp.types import CallToolResult, ClientCapabilities, TextContent  # noqa: E
 
 from eson._internal.api import validate  # noqa: E402
 from eson.agent.choice import Measure, SendFormat, choose, send_format  # noqa: E402  # noqa: E402
-from eson.agent.formats import Format, plain_value, render  # noqa: E402
-from eson.agent.negotiation import accepted_formats, detect  # noqa: E402
+from eson.agent.formats import FLOOR, WIRE_FORMATS, Format, plain_value, render  # noqa: E402
+from eson.agent.negotiation import accepted_formats, detect_format  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
 from eson.errors import EncodeError, ESONError  # noqa: E402
 
@@ -269,12 +269,12 @@ class ToolResults:
         self, value: Any, chosen: Literal["auto"] | Format, accepted: tuple[Format, ...]
     ) -> tuple[str, Format, int | None]:
         if not accepted:  # capability unknown: compact JSON (W8), nothing to weigh
-            return render(value, "json"), "json", None
-        if chosen != "auto" and (chosen == "json" or chosen in accepted):
+            return FLOOR.write(value), FLOOR.token, None
+        if chosen != "auto" and (WIRE_FORMATS[chosen].floor or chosen in accepted):
             try:
                 return render(value, chosen, number=self.number), chosen, None
             except ESONError:
-                if chosen == "json":
+                if WIRE_FORMATS[chosen].floor:
                     raise
                 # this value does not fit that format (an ESON document is an object): choose
         try:
@@ -284,7 +284,7 @@ class ToolResults:
         except EncodeError:
             # No accepted format writes this value lint-clean (an integer past
             # 2**53, say): compact JSON is the fallback every client reads.
-            return render(value, "json"), "json", None
+            return FLOOR.write(value), FLOOR.token, None
         return picked.text, picked.format, picked.tokens
 
     def __repr__(self) -> str:
@@ -384,12 +384,11 @@ def read_result(
         return validate(data, type, strict=strict, context=context)
     if not text.strip():
         raise ToolResultError("the tool result has neither structured content nor text", result, "")
-    if detect(text) == "columnar":
-        from eson import columnar
-
+    wire = detect_format(text)
+    if wire is not None and not wire.in_replies:  # columnar JSON: a JSON text, no reply
         if type is None:
-            return columnar.decode(text)
-        return validate(columnar.decode(text), type, strict=strict, context=context)
+            return wire.load(text)
+        return wire.read(text, type, validation_strict=strict, context=context)
     if type is None:
         return parse_reply(text)
     return parse_reply(text, type, validation_strict=strict, context=context)

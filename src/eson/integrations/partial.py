@@ -26,7 +26,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from eson._internal.codecs.stream import Event
 from eson._internal.schema.compile import document_schema
-from eson.agent.formats import document_format
+from eson.agent.formats import PAYLOAD_FORMATS, document_format
 from eson.agent.stream import StreamDecoder
 from eson.errors import ESONError
 
@@ -54,9 +54,9 @@ def reply_formats(format: ReplyFormat, formats: Sequence[str] | None) -> tuple[s
         ValueError: for an empty ``formats`` or a name that is not a reply format.
     """
     if formats is None:
-        return (format, *(other for other in ("eson", "toon", "json") if other != format))
+        return (format, *(other for other in PAYLOAD_FORMATS if other != format))
     chosen = (formats,) if isinstance(formats, str) else tuple(formats)
-    if not chosen or any(item not in ("eson", "toon", "json") for item in chosen):
+    if not chosen or any(item not in PAYLOAD_FORMATS for item in chosen):
         raise ValueError(
             f"formats is a non-empty sequence of 'eson', 'toon', 'json', not {formats!r}"
         )

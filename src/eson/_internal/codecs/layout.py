@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -203,13 +204,17 @@ def _null_words(words: str) -> str:
     return " or null"
 
 
+#: How each format writes an entry's null (a list that is not there).
+_NULL_ENTRY: dict[str, str] = {"eson": "{}=null", "toon": "{}: null"}
+
+
 def _scalar_line(entry: EntryLayout, format: LayoutFormat = "eson") -> str:
     value = entry.value
     if entry.kind is EntryKind.SCALAR_ARRAY:
         # "each ..." is the items' level; a null list is a scalar entry of its own
         text = f"{entry.header}    N values, each {entry.element or 'a JSON value'}"
         if value.nullable:
-            null = f"{entry.name}=null" if format == "eson" else f"{entry.name}: null"
+            null = _NULL_ENTRY[format].format(entry.name)
             text += f"; or {null} for no list"
         return text + value.notes(null=False)
     return f"{entry.header}{value.notes()}"
@@ -218,7 +223,7 @@ def _scalar_line(entry: EntryLayout, format: LayoutFormat = "eson") -> str:
 def _entry_note(entry: EntryLayout, format: LayoutFormat) -> str:
     parts: list[str] = []
     if entry.kind is EntryKind.RECORD_ARRAY:
-        if format == "toon" and not entry.tabular:
+        if not entry.tabular:  # (TOON: an ESON record array is always rows)
             parts.append("N list items, each a record:")
         else:
             parts.append("N rows, one per record:")
@@ -577,24 +582,40 @@ def document_layout(cls: type, format: LayoutFormat = "eson", *, delimiter: str 
         TypeError: if ``cls`` is not a model type or breaks a schema rule.
         ValueError: for an unknown format.
     """
-    if format not in ("eson", "toon"):
+    if format not in _ENTRIES:
         raise ValueError(f"format must be 'eson' or 'toon', not {format!r}")
     return cached(cls, ("layout", format, delimiter), lambda: _build_layout(cls, format, delimiter))
 
 
 def _build_layout(cls: type, format: LayoutFormat, delimiter: str) -> DocumentLayout:
     schema = document_schema(cls)
-    if format == "eson":
-        notes = _notes(schema.binding, schema.model_type)
-        entries: tuple[EntryLayout, ...] = tuple(
-            _eson_entry(item, schema, _value(item, schema.binding, notes))
-            for item in schema.fields
-        )
-        first: str | None = HEADER
-    else:
-        entries = _toon_entries(schema, delimiter)
-        first = None
+    entries, first = _ENTRIES[format](schema, delimiter)
     layout = DocumentLayout(
         format, getattr(schema.cls, "__name__", str(cls)), class_doc(schema.cls), first, entries
     )
     return layout
+
+
+def _eson_layout(
+    schema: DocumentSchema, delimiter: str
+) -> tuple[tuple[EntryLayout, ...], str | None]:
+    """ESON's entries (the delimiter is TOON's) and its header line."""
+    notes = _notes(schema.binding, schema.model_type)
+    entries = tuple(
+        _eson_entry(item, schema, _value(item, schema.binding, notes)) for item in schema.fields
+    )
+    return entries, HEADER
+
+
+def _toon_layout(
+    schema: DocumentSchema, delimiter: str
+) -> tuple[tuple[EntryLayout, ...], str | None]:
+    """TOON's entries; it has no header line."""
+    return _toon_entries(schema, delimiter), None
+
+
+#: How each format lays a document's entries out, and its first line.
+_ENTRIES: dict[str, Callable[[DocumentSchema, str], tuple[tuple[EntryLayout, ...], str | None]]] = {
+    "eson": _eson_layout,
+    "toon": _toon_layout,
+}
