@@ -713,11 +713,19 @@ class _Parser:
         contents = self.contents
         blank_before = self.blank_before
         delimiter = header.delimiter
+        count = len(contents)
+        if (  # one plain row at hand (a stream's line): what the loop below would take
+            count == index + 1
+            and depths[index] == frame.depth
+            and not blank_before[index]
+            and not ends_rows(contents[index], delimiter)
+        ):
+            self._take_row(frame, contents[index], index)
+            return count
         texts: list[str] = []
         row_lines: list[int] = []
         depth = frame.parent_depth
         row_depth = frame.depth
-        count = len(contents)
         line_no = index
         ended = False
         try:
@@ -754,18 +762,18 @@ class _Parser:
         """Split, check and convert a batch of a table's rows (the count is checked at its end).
 
         A batch of one row (a stream's, which reads a line at a time) is
-        read as one row; a longer one column by column.
+        read as one row (:meth:`_take_row`); a longer one column by column.
         """
+        if len(texts) == 1:
+            self._take_row(frame, texts[0], row_lines[0])
+            return
         header = frame.header
         assert header is not None
         layout = header.layout
         assert layout is not None
         first = frame.count
         try:
-            if len(texts) == 1:
-                cells = split_row(texts[0], header.delimiter, layout.width, pad=not self.strict)
-            else:
-                columns = split_table(texts, header.delimiter, layout.width, pad=not self.strict)
+            columns = split_table(texts, header.delimiter, layout.width, pad=not self.strict)
         except TOONError as exc:
             bad = exc.row
             assert bad is not None
@@ -785,19 +793,6 @@ class _Parser:
         if not texts:
             return
         names = layout.names
-        if len(texts) == 1:
-            try:
-                values = list(map(parse_primitive, cells))
-            except TOONError as exc:
-                line = self.numbers[row_lines[0]]
-                raise TOONError(exc.reason, line=line, section=header.key, row=first + 1) from None
-            row = dict(zip(names, values)) if names is not None else layout.build(values)
-            if frame.key is not None:  # a stream's top-level table: the row goes to the sink
-                assert self.sink is not None
-                self.sink.row(frame.key, row, first + 1, self.numbers[row_lines[0]], cells)
-                return
-            self._keep_rows(frame.value, [row], row_lines, [cells], names)
-            return
         assert frame.key is None  # (a stream reads a row at a time)
         try:
             values = [parse_column(column) for column in columns]
@@ -810,6 +805,40 @@ class _Parser:
             else map(layout.build, zip(*values))
         )
         self._keep_rows(frame.value, built, row_lines, zip(*columns), names)
+
+    def _take_row(self, frame: _Frame, text: str, index: int) -> None:
+        """Split, check and convert one row of a table, line ``index``."""
+        header = frame.header
+        assert header is not None
+        layout = header.layout
+        assert layout is not None
+        row = frame.count + 1
+        try:
+            cells = split_row(text, header.delimiter, layout.width, pad=not self.strict)
+        except TOONError as exc:
+            raise TOONError(
+                exc.reason, line=self.numbers[index], section=header.key, row=row
+            ) from None
+        frame.count = row
+        if layout.objects > 1:
+            frame.size += len(text)
+            try:
+                check_objects(row * layout.objects, frame.size)
+            except TOONError as exc:
+                raise TOONError(exc.reason, line=frame.line, section=header.key) from None
+        try:
+            values = list(map(parse_primitive, cells))
+        except TOONError as exc:
+            raise TOONError(
+                exc.reason, line=self.numbers[index], section=header.key, row=row
+            ) from None
+        names = layout.names
+        value = dict(zip(names, values)) if names is not None else layout.build(values)
+        if frame.key is not None:  # a stream's top-level table: the row goes to the sink
+            assert self.sink is not None
+            self.sink.row(frame.key, value, row, self.numbers[index], cells)
+            return
+        self._keep_rows(frame.value, [value], [index], [cells], names)
 
     def _keep_rows(
         self,
