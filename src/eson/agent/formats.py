@@ -255,12 +255,12 @@ class WireFormat:
         media_type: Its media type (``Content-Type`` without the charset).
         document: Whether it is a document format models are taught by a
             prompt layout and a stream reads line by line (ESON, TOON).
-        json_text: Whether its text is JSON (columnar JSON, compact JSON),
-            so that JSON's own spelling rules apply to it.
+        json_text: Whether its text is JSON (columnar JSON, compact JSON):
+            JSON's own spelling rules apply to it, and a payload in it is its
+            own end mark (a JSON text cut short does not parse).
         floor: Whether it is the format every receiver takes (compact JSON,
-            W8): what a sender falls back to, the one a wildcard media range
-            advertises, and a payload that ends where its text ends (a JSON
-            text cut short does not parse).
+            W8): what a sender falls back to, and the one a wildcard media
+            range advertises.
         in_replies: Whether :func:`eson.parse_reply` looks for it in a
             model's reply (columnar JSON is sent between agents, not asked
             of models).
