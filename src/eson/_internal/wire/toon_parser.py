@@ -32,7 +32,6 @@ from eson._internal.wire.toon_scanner import (
     row_depth_error,
     scan_into,
     split_cells,
-    split_row,
     split_table,
     text_lines,
     width_error,
@@ -256,8 +255,14 @@ class EntrySink(Protocol):
     def start(self, key: str, line: int) -> None:
         """A top-level entry ``key`` begins on ``line``."""
 
-    def row(self, key: str, value: Any, row: int, line: int, cells: list[str]) -> None:
-        """Row ``row`` of the top-level table ``key``, on ``line``: its value and cell tokens."""
+    def row(
+        self, key: str, value: Any, row: int, line: int, cells: list[str] | None, text: None
+    ) -> None:
+        """Row ``row`` of the top-level table ``key``, on ``line``: its value and cell tokens.
+
+        (``text`` is always ``None``: the row is its cells; the signature is a
+        stream target's, which takes the row straight from the parser.)
+        """
 
     def item(self, key: str, value: Any, row: int, line: int) -> None:
         """Item ``row`` of the top-level list ``key``, which began on ``line``, is complete."""
@@ -720,7 +725,7 @@ class _Parser:
             and not blank_before[index]
             and not ends_rows(contents[index], delimiter)
         ):
-            self._take_row(frame, contents[index], index)
+            self._take_row(frame, contents[index], self.numbers[index], index)
             return count
         texts: list[str] = []
         row_lines: list[int] = []
@@ -765,7 +770,7 @@ class _Parser:
         read as one row (:meth:`_take_row`); a longer one column by column.
         """
         if len(texts) == 1:
-            self._take_row(frame, texts[0], row_lines[0])
+            self._take_row(frame, texts[0], self.numbers[row_lines[0]], row_lines[0])
             return
         header = frame.header
         assert header is not None
@@ -806,19 +811,23 @@ class _Parser:
         )
         self._keep_rows(frame.value, built, row_lines, zip(*columns), names)
 
-    def _take_row(self, frame: _Frame, text: str, index: int) -> None:
-        """Split, check and convert one row of a table, line ``index``."""
+    def _take_row(self, frame: _Frame, text: str, number: int, index: int) -> None:
+        """Split, check and convert one row of a table: line ``number``, at ``index`` of the lines.
+
+        (A stream's top-level table hands the row to the sink, and ``index``
+        is unused there.)
+        """
         header = frame.header
         assert header is not None
         layout = header.layout
         assert layout is not None
         row = frame.count + 1
-        try:
-            cells = split_row(text, header.delimiter, layout.width, pad=not self.strict)
-        except TOONError as exc:
-            raise TOONError(
-                exc.reason, line=self.numbers[index], section=header.key, row=row
-            ) from None
+        cells = split_cells(text, header.delimiter)  # what split_table does to one row
+        width = layout.width
+        if len(cells) != width:
+            if self.strict:
+                raise width_error(width, len(cells), line=number, section=header.key, row=row)
+            cells = (cells + ["null"] * width)[:width]
         frame.count = row
         if layout.objects > 1:
             frame.size += len(text)
@@ -829,14 +838,12 @@ class _Parser:
         try:
             values = list(map(parse_primitive, cells))
         except TOONError as exc:
-            raise TOONError(
-                exc.reason, line=self.numbers[index], section=header.key, row=row
-            ) from None
+            raise TOONError(exc.reason, line=number, section=header.key, row=row) from None
         names = layout.names
         value = dict(zip(names, values)) if names is not None else layout.build(values)
         if frame.key is not None:  # a stream's top-level table: the row goes to the sink
             assert self.sink is not None
-            self.sink.row(frame.key, value, row, self.numbers[index], cells)
+            self.sink.row(frame.key, value, row, number, cells, None)
             return
         self._keep_rows(frame.value, [value], [index], [cells], names)
 
@@ -976,6 +983,42 @@ class LineParser:
         if not lines.contents:
             return None
         return lines.depths[0], lines.contents[0]
+
+    def row(self, line: str, number: int) -> bool:
+        """Read line ``number`` as the open top-level table's next row, if it plainly is one.
+
+        A line at the rows' indentation, with no blank line before it, that
+        is no ``key: ...`` line, is the row :meth:`scan` and :meth:`run`
+        would read (the same :meth:`_Parser._take_row`, the same errors),
+        without the frame loop: a stream's rows are most of its lines.
+        Returns ``False``, having read nothing, for any other line.
+
+        Raises:
+            TOONError: for a bad row, with its line, section and row.
+        """
+        if self._blank:
+            return False
+        parser = self._parser
+        stack = parser.stack
+        if len(stack) != 2:
+            return False
+        frame = stack[1]
+        header = frame.header
+        if frame.kind != _TABLE or frame.key is None or header is None:
+            return False
+        content = line.lstrip(" ")
+        if (
+            len(line) - len(content) != frame.depth * self.indent_size
+            or not content
+            or content[0] in "\t#"
+            or ends_rows(content, header.delimiter)
+        ):
+            return False
+        try:
+            parser._take_row(frame, content, number, -1)
+        except TOONError as exc:
+            raise parser._placed(exc, number) from None
+        return True
 
     def run(self) -> None:
         """Read the line :meth:`scan` classified as content.

@@ -262,8 +262,6 @@ def split_table(
     """
     if not rows:
         return [[] for _ in range(width)]
-    if len(rows) == 1:
-        return [[cell] for cell in split_row(rows[0], delimiter, width, pad=pad)]
     joined = delimiter.join(rows)
     quoted = '"' in joined
     if not quoted:
@@ -293,20 +291,6 @@ def split_table(
                     raise width_error(width, len(cells), row=number + 1)
                 table[number] = (cells + ["null"] * width)[:width]
     return list(map(list, zip(*table)))
-
-
-def split_row(row: str, delimiter: str, width: int, *, pad: bool = False) -> list[str]:
-    """One tabular row's ``width`` trimmed cell tokens: :func:`split_table` of one row.
-
-    Raises:
-        TOONError: for a row with the wrong number of cells (``row`` 1).
-    """
-    cells = split_cells(row, delimiter)  # what the bulk split does to one row
-    if len(cells) != width:
-        if not pad:
-            raise width_error(width, len(cells), row=1)
-        cells = (cells + ["null"] * width)[:width]
-    return cells
 
 
 def split_lines(

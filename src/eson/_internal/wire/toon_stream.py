@@ -32,7 +32,7 @@ lines and reads them whole at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from eson._internal.wire.eson_lenient import is_blank
@@ -105,6 +105,8 @@ class LineReader:
         self.ended = False
         self._content = False  # a content line has been seen
         self._root: list[str] | None = None  # a root array or primitive: all its lines
+        # A table row goes from the parser to the target as it is (no text).
+        self.row: Callable[[str, Any, int, int, list[str] | None, str | None], None] = target.row
         self._parser = LineParser(self, indent_size)
         # The open top-level entry's lines (a table's rows apart), from line
         # _entry_line on: the text an entry or list item is reported with.
@@ -140,7 +142,11 @@ class LineReader:
                         self.line_no += len(held)  # before the prose that ends the document
                     else:
                         self._read(held)
-            self._read((line,))
+            self.line_no += 1  # (what _read does, for one line)
+            if self._root is not None:
+                self._root.append(line)
+            else:
+                self._read_line(line)
 
     def _read(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -191,6 +197,8 @@ class LineReader:
     def _read_line(self, line: str) -> None:
         number = self.line_no
         parser = self._parser
+        if self._content and parser.row(line, number):
+            return
         found = parser.scan(line, number)
         if found is None:  # a blank or comment line
             if parser.keeps_lines:
@@ -229,9 +237,6 @@ class LineReader:
 
     def start(self, key: str, line: int) -> None:
         self.target.start(key, line)
-
-    def row(self, key: str, value: Any, row: int, line: int, cells: list[str]) -> None:
-        self.target.row(key, value, row, line, cells, None)
 
     def item(self, key: str, value: Any, row: int, line: int) -> None:
         text = "[1]:\n" + "\n".join(self._entry[line - self._entry_line :])
