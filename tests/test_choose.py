@@ -209,3 +209,34 @@ def test_a_key_of_more_digits_than_python_converts_is_no_array_index() -> None:
     value = {"a": 1, "9" * 5000: True}
     choice = eson.choose(value, by="chars")
     assert eson.lint(choice.text, toon=choice.format == "toon").ok
+
+
+def test_send_to_what_an_adapter_sends_a_receiver() -> None:
+    """send_to: the floor for an unknown receiver, a fixed format it reads, else the densest."""
+    from eson.agent.choice import send_to
+
+    value = {"kind": "review", "rows": [{"id": i, "ok": i % 2 == 0} for i in range(8)]}
+    unknown = send_to(value, "toon", ())
+    assert (unknown.format, unknown.tokens) == ("json", None)
+    assert json.loads(unknown.text) == value
+    fixed = send_to(value, "toon", ("toon", "json"), by="chars")
+    assert (fixed.format, fixed.text, fixed.tokens) == ("toon", render(value, "toon"), None)
+    floor = send_to(value, "json", ("toon",), by="chars")  # the floor is always read
+    assert floor.format == "json" and json.loads(floor.text) == value
+    weighed = send_to(value, "eson/1", ("toon", "columnar"), by="chars")  # ESON not read: choose
+    assert weighed == choose(value, accept=("toon", "columnar"), by="chars")
+    listed = [{"id": 1}, {"id": 2}]  # an ESON document is an object: choose instead
+    assert send_to(listed, "eson/1", ("eson/1", "toon"), by="chars").format == "toon"
+
+
+def test_send_to_the_floor_only_when_asked_if_nothing_accepted_writes_the_value() -> None:
+    """No accepted format writes an integer past 2**53 lint-clean: an error, or compact JSON."""
+    from eson.agent.choice import send_to
+
+    value = {"id": 10**30, "rows": [{"a": 1}, {"a": 2}]}
+    with pytest.raises(eson.EncodeError):
+        send_to(value, "auto", ("json",), by="chars")
+    sent = send_to(value, "auto", ("json",), by="chars", floor_if_unchosen=True)
+    assert (sent.format, sent.tokens) == ("json", None) and json.loads(sent.text) == value
+    with pytest.raises(eson.EncodeError):  # the floor itself cannot hold NaN
+        send_to({"a": float("nan")}, "json", ("toon",), floor_if_unchosen=True)

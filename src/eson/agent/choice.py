@@ -69,7 +69,16 @@ from eson.agent.linter import LintFinding, lint
 from eson.agent.negotiation import accepted_formats
 from eson.errors import EncodeError, ESONError
 
-__all__ = ["DEFAULT_ACCEPT", "Choice", "Measure", "SendFormat", "choose", "send", "send_format"]
+__all__ = [
+    "DEFAULT_ACCEPT",
+    "Choice",
+    "Measure",
+    "SendFormat",
+    "choose",
+    "send",
+    "send_format",
+    "send_to",
+]
 
 Measure = Literal["tokens", "bytes", "chars"]
 
@@ -270,6 +279,51 @@ def send_format(format: str) -> Literal["auto"] | Format:
             f"format must be 'auto', 'eson', 'toon', 'columnar' or 'json', not {format!r}"
         )
     return known
+
+
+def send_to(
+    value: Any,
+    format: Literal["auto"] | Format,
+    accepted: tuple[Format, ...],
+    *,
+    by: Measure = "tokens",
+    encoding: str = "o200k_base",
+    number: bool | None = None,
+    floor_if_unchosen: bool = False,
+) -> Choice:
+    """What an adapter sends a receiver that reads ``accepted``: ``value`` in ``format`` or a choice.
+
+    With nothing accepted (the receiver's capability is unknown), compact
+    JSON (W8).  A fixed ``format`` is sent when the receiver reads it (the
+    floor always is); if the value does not fit it (an ESON document is an
+    object) or the receiver does not read it, the densest of ``accepted`` by
+    ``by`` (:func:`choose`).  ``floor_if_unchosen``: when no accepted format
+    writes the value lint-clean (an integer past 2**53, say), compact JSON
+    rather than :class:`eson.EncodeError`.  A text not chosen by weighing
+    has ``tokens=None`` and its length in characters as ``size``.
+
+    Raises:
+        eson.EncodeError: for a value not even JSON can hold, or (without
+            ``floor_if_unchosen``) none of ``accepted`` can.
+    """
+    if not accepted:  # capability unknown: compact JSON, nothing to weigh
+        text = FLOOR.write(value)
+        return Choice(FLOOR.token, text, None, len(text), reason="no formats accepted: the floor")
+    if format != "auto" and (WIRE_FORMATS[format].floor or format in accepted):
+        try:
+            text = render(value, format, number=number)
+            return Choice(format, text, None, len(text), reason="the format asked for")
+        except ESONError:
+            if WIRE_FORMATS[format].floor:
+                raise
+            # this value does not fit that format: choose
+    try:
+        return choose(value, accept=accepted, by=by, encoding=encoding, number=number)
+    except EncodeError:
+        if not floor_if_unchosen:
+            raise
+        text = FLOOR.write(value)
+        return Choice(FLOOR.token, text, None, len(text), reason="no accepted format: the floor")
 
 
 def send(

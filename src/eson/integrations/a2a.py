@@ -45,8 +45,8 @@ from a2a.server.agent_execution import RequestContext  # noqa: E402
 from a2a.types import AgentExtension, Artifact, Message, Part, Role, Task  # noqa: E402
 
 from eson._internal.api import validate  # noqa: E402
-from eson.agent.choice import Measure, SendFormat, choose, send_format  # noqa: E402  # noqa: E402
-from eson.agent.formats import FLOOR, PAYLOAD_FORMATS, WIRE_FORMATS, Format, render  # noqa: E402
+from eson.agent.choice import Measure, SendFormat, send_format, send_to  # noqa: E402
+from eson.agent.formats import PAYLOAD_FORMATS, WIRE_FORMATS, Format  # noqa: E402
 from eson.agent.media import MEDIA_TYPES, format_of  # noqa: E402
 from eson.agent.negotiation import accepted_formats  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
@@ -151,23 +151,8 @@ def payload_part(
     Raises:
         eson.EncodeError: for a value not even JSON can hold.
     """
-    chosen = send_format(format)
-    accepted = accepted_formats(accept)
-    if not accepted:
-        wire: Format = FLOOR.token
-        text = FLOOR.write(value)
-    elif chosen != "auto" and (WIRE_FORMATS[chosen].floor or chosen in accepted):
-        try:
-            text, wire = render(value, chosen, number=number), chosen
-        except ESONError:
-            if WIRE_FORMATS[chosen].floor:
-                raise
-            picked = choose(value, accept=accepted, by=by, number=number)
-            text, wire = picked.text, picked.format
-    else:
-        picked = choose(value, accept=accepted, by=by, number=number)
-        text, wire = picked.text, picked.format
-    return Part(text=text, media_type=MEDIA_TYPES[wire])
+    sent = send_to(value, send_format(format), accepted_formats(accept), by=by, number=number)
+    return Part(text=sent.text, media_type=MEDIA_TYPES[sent.format])
 
 
 def reply_part(

@@ -70,11 +70,11 @@ from mcp.server.mcpserver import Context  # noqa: E402
 from mcp.types import CallToolResult, ClientCapabilities, TextContent  # noqa: E402
 
 from eson._internal.api import validate  # noqa: E402
-from eson.agent.choice import Measure, SendFormat, choose, send_format  # noqa: E402  # noqa: E402
-from eson.agent.formats import FLOOR, WIRE_FORMATS, Format, plain_value, render  # noqa: E402
+from eson.agent.choice import Measure, SendFormat, send_format, send_to  # noqa: E402
+from eson.agent.formats import Format, plain_value  # noqa: E402
 from eson.agent.negotiation import accepted_formats, detect_format  # noqa: E402
 from eson.agent.replies import parse_reply  # noqa: E402
-from eson.errors import EncodeError, ESONError  # noqa: E402
+from eson.errors import ESONError  # noqa: E402
 
 __all__ = [
     "ACCEPT_ENV",
@@ -250,7 +250,16 @@ class ToolResults:
         """
         chosen = self.format if format is None else send_format(format)
         accepted = accepted_formats(accept) if accept is not None else self.accepted(caller)
-        text, wire, tokens = self._text(value, chosen, accepted)
+        sent = send_to(
+            value,
+            chosen,
+            accepted,
+            by=self.by,
+            encoding=self.encoding,
+            number=self.number,
+            floor_if_unchosen=True,
+        )
+        text, wire, tokens = sent.text, sent.format, sent.tokens
         plain = plain_value(value)
         wrapped = not isinstance(plain, dict)
         note: dict[str, Any] = {"format": wire}
@@ -264,28 +273,6 @@ class ToolResults:
         )
         result.meta = {WIRE_EXTENSION: note}
         return result
-
-    def _text(
-        self, value: Any, chosen: Literal["auto"] | Format, accepted: tuple[Format, ...]
-    ) -> tuple[str, Format, int | None]:
-        if not accepted:  # capability unknown: compact JSON (W8), nothing to weigh
-            return FLOOR.write(value), FLOOR.token, None
-        if chosen != "auto" and (WIRE_FORMATS[chosen].floor or chosen in accepted):
-            try:
-                return render(value, chosen, number=self.number), chosen, None
-            except ESONError:
-                if WIRE_FORMATS[chosen].floor:
-                    raise
-                # this value does not fit that format (an ESON document is an object): choose
-        try:
-            picked = choose(
-                value, accept=accepted, by=self.by, encoding=self.encoding, number=self.number
-            )
-        except EncodeError:
-            # No accepted format writes this value lint-clean (an integer past
-            # 2**53, say): compact JSON is the fallback every client reads.
-            return FLOOR.write(value), FLOOR.token, None
-        return picked.text, picked.format, picked.tokens
 
     def __repr__(self) -> str:
         return f"ToolResults(format={self.format!r}, assume={self.assume!r}, by={self.by!r})"
