@@ -23,9 +23,12 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
+
+if TYPE_CHECKING:
+    from formats import WireCodec
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -255,3 +258,17 @@ def token_backends_or_skip() -> tuple[str, ...]:
 def token_backends() -> tuple[str, ...]:
     """The installed token backends (skips the test without the ``tokens`` extra)."""
     return token_backends_or_skip()
+
+
+# ---------------------------------------------------------------- the two formats
+#
+# A test that holds for ESON and TOON alike takes ``wire_format`` and runs once
+# per format (ids "eson" and "toon"); tests/formats.py says what each gives.
+
+
+@pytest.fixture(scope="session", params=["eson", "toon"])
+def wire_format(request: pytest.FixtureRequest) -> WireCodec:
+    """The format under test: :data:`formats.ESON` or :data:`formats.TOON`."""
+    from formats import FORMATS  # imported here: conftest itself loads no eson
+
+    return FORMATS[request.param]

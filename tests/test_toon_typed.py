@@ -1,7 +1,7 @@
 """Typed TOON: the API, what each schema shape becomes, errors and where they point.
 
 The byte-for-byte equivalence with the untyped codec is property-tested in
-``test_toon_typed_equivalence``; these are the hand-written cases.
+``test_typed_equivalence`` (for ESON and TOON); these are the hand-written cases.
 """
 
 # No "from __future__ import annotations": msgspec resolves annotations at module scope.

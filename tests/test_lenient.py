@@ -1,16 +1,257 @@
-"""ESON lenient reading (``strict=False``): each repair, what is never repaired, the log."""
+"""Lenient reading: the repairs it makes and records, and what it never repairs.
+
+Both formats (the ``wire_format`` fixture), typed: a bare number or boolean
+in a field that takes only strings is read as its text, each such reading
+recorded as a :class:`eson.Repair` naming its place, where strict reading
+fails validation; the reading a model's reply gets still checks declared
+counts; a canonical text needs no repair; ``try_decode`` results carry the
+repairs.  Then what only ESON repairs (untyped: spaces, blank lines, a
+missing header or ``n`` column, cut-off data) and never repairs, and what
+only TOON reads (list items; the lax reading that ignores counts).
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import dataclasses
+from typing import Any, Literal
 
 import msgspec
 import pydantic
 import pytest
+from formats import WireCodec
 
 import eson
 import eson.msgspec
-from eson import Repair
+import eson.toon
+from eson import ReadOptions, Repair
+
+# -- the typed samples, one per format -------------------------------------------------
+
+
+class MFinding(eson.msgspec.Record):
+    id: str
+    severity: Literal["high", "low"]
+    line: int
+    note: str | None = None
+
+
+class MReview(eson.msgspec.Message, number=True):
+    """ESON's sample: numbered findings with a severity and an optional note."""
+
+    kind: str
+    tags: list[str]
+    findings: list[MFinding]
+
+
+class PFinding(eson.Record):
+    id: str
+    severity: Literal["high", "low"]
+    line: int
+    note: str | None = None
+
+
+class PReview(eson.Message, number=True):
+    kind: str
+    tags: list[str]
+    findings: list[PFinding]
+
+
+TYPED = "kind=12\ntags[2]\n1.50\ntrue\nfindings[2]{id,severity,line,note}\n12345\thigh\t3\tfalse\n-7\tlow\t4\tnull\n"
+
+
+class MToonFinding(eson.msgspec.Record):
+    id: str
+    line: int
+
+
+class MToonReview(eson.msgspec.Message):
+    """TOON's sample: findings with an id and a line."""
+
+    kind: str
+    tags: list[str]
+    findings: list[MToonFinding]
+
+
+class PToonFinding(eson.Record):
+    id: str
+    line: int
+
+
+class PToonReview(eson.Message):
+    kind: str
+    tags: list[str]
+    findings: list[PToonFinding]
+
+
+TABLE = "kind: 1.50\ntags[2]: 1,true\nfindings[2]{id,line}:\n  007,3\n  1e3,4\n"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sample:
+    """A format's typed text whose string fields hold bare numbers and booleans: what
+    lenient reading gives (dumped), each repair as (line, kind, section, row, field),
+    one repair in full (index, repair), a text strict reading reads whose values
+    validation rejects, and texts with a wrong count (or ESON's n), with the message."""
+
+    models: dict[str, type]
+    text: str
+    value: dict[str, Any]
+    repairs: list[tuple[int, str, str | None, int | None, str | None]]
+    one: tuple[int, Repair]
+    valid_text: str
+    miscounted: list[tuple[str, str]]
+
+
+SAMPLES = {
+    "eson": Sample(
+        models={"msgspec": MReview, "pydantic": PReview},
+        text=TYPED,
+        value={
+            "kind": "12",
+            "tags": ["1.50", "true"],
+            "findings": [
+                {"id": "12345", "severity": "high", "line": 3, "note": "false"},
+                {"id": "-7", "severity": "low", "line": 4, "note": None},
+            ],
+        },
+        repairs=[
+            (1, "missing-header", None, None, None),
+            (1, "number-as-text", "kind", None, None),
+            (3, "number-as-text", "tags", 1, None),
+            (4, "boolean-as-text", "tags", 2, None),
+            (5, "missing-n", "findings", None, None),
+            (6, "number-as-text", "findings", 1, "id"),
+            (6, "boolean-as-text", "findings", 1, "note"),
+            (7, "number-as-text", "findings", 2, "id"),
+        ],
+        one=(2, Repair(3, "number-as-text", "read the bare 1.50 as the text '1.50'", "tags", 1)),
+        valid_text="!eson/1\n" + TYPED,
+        miscounted=[
+            (TYPED.replace("findings[2]", "findings[3]"), "declares 3 rows"),
+            ("kind=x\ntags[0]\nfindings[3]{id,severity,line}\na\thigh\t1\n", "declares 3 rows"),
+            (
+                "kind=x\ntags[0]\nfindings[2]{n,id,severity,line}\n1\ta\thigh\t1\n1\tb\tlow\t2\n",
+                "reserved n",
+            ),
+        ],
+    ),
+    "toon": Sample(
+        models={"msgspec": MToonReview, "pydantic": PToonReview},
+        text=TABLE,
+        value={
+            "kind": "1.50",  # the token, not str(1.5)
+            "tags": ["1", "true"],
+            "findings": [{"id": "007", "line": 3}, {"id": "1e3", "line": 4}],
+        },
+        repairs=[
+            (1, "number-as-text", "kind", None, None),
+            (2, "number-as-text", "tags", 1, None),
+            (2, "boolean-as-text", "tags", 2, None),
+            (5, "number-as-text", "findings", 2, "id"),
+        ],
+        one=(0, Repair(1, "number-as-text", "read the bare 1.50 as the text '1.50'", "kind")),
+        valid_text=TABLE,
+        miscounted=[(TABLE.replace("[2]{", "[3]{"), "declares 3 rows")],
+    ),
+}
+
+LENIENT = ReadOptions(mode="lenient")
+
+
+@pytest.fixture
+def sample(wire_format: WireCodec) -> Sample:
+    return SAMPLES[wire_format.name]
+
+
+@pytest.fixture(params=["msgspec", "pydantic"])
+def model(sample: Sample, request: pytest.FixtureRequest) -> type:
+    return sample.models[request.param]
+
+
+def dump(value: object) -> object:
+    if isinstance(value, msgspec.Struct):
+        return msgspec.to_builtins(value)
+    return value.model_dump()  # type: ignore[attr-defined]
+
+
+# -- both formats: the typed rule -------------------------------------------------------
+
+
+def test_typed_repairs(wire_format: WireCodec, sample: Sample, model: type) -> None:
+    """Bare numbers and booleans in string fields are read as their texts, each
+    reading recorded where it was made; strict reading refuses the text."""
+    log: list[Repair] = []
+    value = wire_format.decode(sample.text, type=model, strict=False, repairs=log)
+    assert dump(value) == sample.value
+    assert [(r.line, r.kind, r.section, r.row, r.field) for r in log] == sample.repairs
+    index, repair = sample.one
+    assert log[index] == repair
+    with pytest.raises(eson.DecodeError):
+        wire_format.decode(sample.text, type=model)
+    with pytest.raises(eson.ValidationError):
+        wire_format.decode(sample.valid_text, type=model)
+
+
+def test_typed_counts_stay_checked(wire_format: WireCodec, sample: Sample, model: type) -> None:
+    """The reading a reply gets (the typed reader, lenient) repairs the text but
+    refuses a wrong count (and ESON's broken n), called directly or by decode."""
+    reader = wire_format.reader_for(model)
+    log: list[Repair] = []
+    value = reader.decode(sample.text, LENIENT, log)
+    assert dump(value) == sample.value and len(log) == len(sample.repairs)
+    for text, message in sample.miscounted:
+        with pytest.raises(wire_format.error, match=message):
+            reader.decode(text, LENIENT, [])
+        with pytest.raises(wire_format.error, match=message):
+            wire_format.decode(text, type=model, **wire_format.lenient)
+
+
+def test_canonical_text_needs_no_repair(wire_format: WireCodec, sample: Sample, model: type) -> None:
+    """What the encoder writes is read leniently as strictly, typed and untyped, with no repair."""
+    value = wire_format.decode(sample.text, type=model, strict=False)
+    text = wire_format.encode(value)
+    log: list[Repair] = []
+    assert wire_format.decode(text, type=model, strict=False, repairs=log) == value
+    assert log == []
+    assert wire_format.decode(text, strict=False, repairs=log) == wire_format.decode(text)
+    assert log == []
+
+
+def test_try_decode_results_carry_the_repairs(wire_format: WireCodec, sample: Sample, model: type) -> None:
+    """An Ok holds the repairs of a typed lenient read (the caller's list gets them
+    too); a strict read's result holds none."""
+    log: list[Repair] = []
+    result = wire_format.try_decode(sample.text, type=model, strict=False, repairs=log)
+    assert result.ok
+    assert result.value == wire_format.decode(sample.text, type=model, strict=False)
+    assert result.repairs == tuple(log) and len(log) == len(sample.repairs)
+    strict = wire_format.try_decode(sample.text, type=model)
+    assert not strict.ok and strict.repairs == ()
+
+
+# -- TOON only ------------------------------------------------------------------------------
+
+LIST = "kind: x\ntags[0]:\nfindings[2]:\n  - id: 5\n    line: 3\n  - id: -0\n    line: 4\n"
+
+
+@pytest.mark.parametrize("model", [MToonReview, PToonReview])
+def test_toon_list_items_too(model: type) -> None:
+    """Records written as list items get the rule too, each repair naming its row."""
+    log: list[Repair] = []
+    value = eson.toon.Decoder(model, strict=False).decode(LIST, repairs=log)
+    assert dump(value)["findings"] == [{"id": "5", "line": 3}, {"id": "-0", "line": 4}]  # type: ignore[index]
+    assert [(r.line, r.row) for r in log] == [(4, 1), (6, 2)]
+
+
+@pytest.mark.parametrize("model", [MToonReview, PToonReview])
+def test_toon_lax_reading_ignores_the_count(model: type) -> None:
+    """TOON's strict=False is the spec's lax reading: unlike the lenient one, it
+    reads a table whose declared count is wrong."""
+    miscounted = TABLE.replace("[2]{", "[3]{")
+    assert len(eson.toon.decode(miscounted, type=model, strict=False).findings) == 2
+
+
+# -- ESON only: untyped text repairs --------------------------------------------------------
 
 
 def lenient(text: str, **options: object) -> tuple[object, list[Repair]]:
@@ -22,8 +263,6 @@ def lenient(text: str, **options: object) -> tuple[object, list[Repair]]:
 def kinds(log: list[Repair]) -> list[tuple[int, str]]:
     return [(repair.line, repair.kind) for repair in log]
 
-
-# -- text repairs, untyped ------------------------------------------------------------
 
 CLEAN = "!eson/1\nkind=review\nfindings[2]{n,severity,file}\n1\thigh\ta.py\n2\tlow\tb.py\n"
 CLEAN_VALUE = eson.decode(CLEAN)
@@ -92,7 +331,8 @@ def test_repairs_name_the_place() -> None:
     assert str(log[0]) == "line 3: findings row 1 (file): removed white space around the cell"
 
 
-def test_canonical_text_needs_no_repair() -> None:
+def test_a_canonical_untyped_text_needs_no_repair() -> None:
+    """CLEAN is read leniently as strictly, with no repair."""
     value, log = lenient(CLEAN)
     assert value == CLEAN_VALUE and log == []
 
@@ -119,7 +359,7 @@ def test_strict_must_be_a_bool() -> None:
         eson.decode(CLEAN, partial=True)
 
 
-# -- never repaired -------------------------------------------------------------------
+# -- ESON only: never repaired ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -151,7 +391,7 @@ def test_never_repaired(text: str, message: str) -> None:
         eson.decode(text, strict=False)
 
 
-# -- partial data ---------------------------------------------------------------------
+# -- ESON only: partial data, and try_decode untyped -----------------------------------
 
 
 def test_partial_keeps_the_rows_present_and_records_it() -> None:
@@ -177,66 +417,23 @@ def test_partial_never_accepts_a_wrong_count_inside_the_text() -> None:
         eson.decode("!eson/1\nrows[9]{n,a}\n1\tx\n3\ty\n", strict=False, partial=True)
 
 
-# -- typed repairs --------------------------------------------------------------------
+def test_untyped_try_decode_results_carry_the_repairs() -> None:
+    """Ok and Err hold the repairs of an untyped lenient read, an Err those made before
+    the failure (and the caller's list gets them too)."""
+    text = "!eson/1\nkind = review \nrows[1]{a, b}\n1\t2\n"
+    log: list[eson.Repair] = []
+    result = eson.try_decode(text, strict=False, repairs=log)
+    assert result.ok and result.value == {"kind": "review", "rows": [{"a": 1, "b": 2}]}
+    assert [repair.kind for repair in result.repairs] == [repair.kind for repair in log]
+    assert {repair.line for repair in result.repairs} == {2, 3}
+    canonical = "!eson/1\nkind=review\nrows[1]{a,b}\n1\t2\n"
+    assert eson.try_decode(canonical, strict=False).repairs == ()
+    failed = eson.try_decode(text + "rows2[2]{a}\n1\n", strict=False)
+    assert not failed.ok and isinstance(failed.error, eson.CountError)
+    assert [repair.line for repair in failed.repairs][:1] == [2]
+    assert eson.try_decode("!eson/1\nkind=x\n").repairs == ()
 
-
-class MFinding(eson.msgspec.Record):
-    id: str
-    severity: Literal["high", "low"]
-    line: int
-    note: str | None = None
-
-
-class MReview(eson.msgspec.Message, number=True):
-    kind: str
-    tags: list[str]
-    findings: list[MFinding]
-
-
-class PFinding(eson.Record):
-    id: str
-    severity: Literal["high", "low"]
-    line: int
-    note: str | None = None
-
-
-class PReview(eson.Message, number=True):
-    kind: str
-    tags: list[str]
-    findings: list[PFinding]
-
-
-TYPED = "kind=12\ntags[2]\n1.50\ntrue\nfindings[2]{id,severity,line,note}\n12345\thigh\t3\tfalse\n-7\tlow\t4\tnull\n"
-
-
-@pytest.mark.parametrize("model", [MReview, PReview])
-def test_typed_repairs(model: type) -> None:
-    log: list[Repair] = []
-    value = eson.decode(TYPED, type=model, strict=False, repairs=log)
-    dumped = msgspec.to_builtins(value) if isinstance(value, msgspec.Struct) else value.model_dump()
-    assert dumped == {
-        "kind": "12",
-        "tags": ["1.50", "true"],
-        "findings": [
-            {"id": "12345", "severity": "high", "line": 3, "note": "false"},
-            {"id": "-7", "severity": "low", "line": 4, "note": None},
-        ],
-    }
-    assert kinds(log) == [
-        (1, "missing-header"),
-        (1, "number-as-text"),
-        (3, "number-as-text"),
-        (4, "boolean-as-text"),
-        (5, "missing-n"),
-        (6, "number-as-text"),
-        (6, "boolean-as-text"),
-        (7, "number-as-text"),
-    ]
-    assert log[2] == Repair(3, "number-as-text", "read the bare 1.50 as the text '1.50'", "tags", 1)
-    with pytest.raises(eson.DecodeError):
-        eson.decode(TYPED, type=model)
-    with pytest.raises(eson.ValidationError):
-        eson.decode("!eson/1\n" + TYPED, type=model)
+# -- ESON only: typed -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("model", [MReview, PReview])
@@ -254,20 +451,6 @@ def test_typed_never_reads_null_or_numbers_elsewhere_as_text(model: type) -> Non
     )
     assert value.findings[0].line == 12 and value.tags == ["abc"]  # type: ignore[attr-defined]
     assert kinds(log) == [(1, "missing-header"), (4, "missing-n")]
-
-
-@pytest.mark.parametrize("model", [MReview, PReview])
-def test_typed_counts_and_n_stay_checked(model: type) -> None:
-    with pytest.raises(eson.DecodeError, match="declares 3 rows"):
-        eson.decode(
-            "kind=x\ntags[0]\nfindings[3]{id,severity,line}\na\thigh\t1\n", type=model, strict=False
-        )
-    with pytest.raises(eson.DecodeError, match="reserved n"):
-        eson.decode(
-            "kind=x\ntags[0]\nfindings[2]{n,id,severity,line}\n1\ta\thigh\t1\n1\tb\tlow\t2\n",
-            type=model,
-            strict=False,
-        )
 
 
 def test_a_prose_first_line_is_not_taken_for_a_missing_header() -> None:
@@ -301,23 +484,7 @@ def test_pydantic_field_rejects_numbers_strictly_without_the_repair() -> None:
     assert pydantic.VERSION
 
 
-def test_try_decode_results_carry_the_repairs() -> None:
-    """Ok and Err hold the repairs of a lenient read (and the caller's list gets them too)."""
-    text = "!eson/1\nkind = review \nrows[1]{a, b}\n1\t2\n"
-    log: list[eson.Repair] = []
-    result = eson.try_decode(text, strict=False, repairs=log)
-    assert result.ok and result.value == {"kind": "review", "rows": [{"a": 1, "b": 2}]}
-    assert [repair.kind for repair in result.repairs] == [repair.kind for repair in log]
-    assert {repair.line for repair in result.repairs} == {2, 3}
-    canonical = "!eson/1\nkind=review\nrows[1]{a,b}\n1\t2\n"
-    assert eson.try_decode(canonical, strict=False).repairs == ()
-    failed = eson.try_decode(text + "rows2[2]{a}\n1\n", strict=False)
-    assert not failed.ok and isinstance(failed.error, eson.CountError)
-    assert [repair.line for repair in failed.repairs][:1] == [2]
-    assert eson.try_decode("!eson/1\nkind=x\n").repairs == ()
-
-
-# -- stripping never makes a cell malformed (fuzz seed 4004, case 1512) -------------------
+# -- ESON only: stripping never makes a cell malformed (fuzz seed 4004, case 1512) ---------
 
 
 class _Cells(pydantic.BaseModel):
