@@ -318,6 +318,7 @@ def time_cases(records: int, large: int) -> dict[str, float]:
     docs_json_decoder = msgspec.json.Decoder(MDocs)
     big = msgspec.convert(make_handoff(large), MHandoff)
     big_text = eson.encode(big)
+    big_json = msgspec.json.encode(big)
     assert m_decoder.decode(text) == m_model and p_decoder.decode(text) == p_model
     assert eson.toon.decode(toon_text, type=MHandoff) == m_model
     assert docs_decoder.decode(docs_text) == docs and eson.decode(text) == value
@@ -354,6 +355,10 @@ def time_cases(records: int, large: int) -> dict[str, float]:
         ),
         f"eson.encode(struct) x{large}": lambda: eson.encode(big),
         f"eson.Decoder(T).decode x{large}": lambda: m_decoder.decode(big_text),
+        # The peer's own per-row cost at both sizes, in the same rounds: what
+        # the machine and the heap do to a larger decode, apart from eson.
+        f"msgspec.json encode(struct) x{large}": lambda: j_encoder.encode(big),
+        f"msgspec.json Decoder(T).decode x{large}": lambda: j_decoder.decode(big_json),
     }
     try:  # orjson, the fastest untyped JSON peer, where it is installed (the dev extra has it)
         import orjson
@@ -417,9 +422,11 @@ def figures(times: dict[str, float], records: int, large: int) -> list[dict[str,
             }
         )
     scale = large / records
-    for ident, ours in (
-        ("scaling-encode", "eson.encode(struct)"),
-        ("scaling-decode", "eson.Decoder(T).decode"),
+    for ident, ours, target in (
+        ("scaling-encode", "eson.encode(struct)", 1.3),
+        ("scaling-decode", "eson.Decoder(T).decode", 1.3),
+        ("scaling-encode-msgspec", "msgspec.json encode(struct)", None),
+        ("scaling-decode-msgspec", "msgspec.json Decoder(T).decode", None),
     ):
         ratio = times[f"{ours} x{large}"] / (scale * times[ours])
         rows.append(
@@ -427,8 +434,8 @@ def figures(times: dict[str, float], records: int, large: int) -> list[dict[str,
                 "id": ident,
                 "path": f"per-row cost at {large} rows / at {records} rows ({ours})",
                 "ratio": ratio,
-                "target": 1.3,
-                "met": ratio <= 1.3,
+                "target": target,
+                "met": None if target is None else ratio <= target,
             }
         )
     return rows
