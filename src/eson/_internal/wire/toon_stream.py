@@ -142,20 +142,21 @@ class LineReader:
                         self.line_no += len(held)  # before the prose that ends the document
                     else:
                         self._read(held)
-            self.line_no += 1  # (what _read does, for one line)
-            if self._root is not None:
-                self._root.append(line)
-            else:
-                self._read_line(line)
+                        if self.ended:
+                            return
+            self._read_one(line)
 
     def _read(self, lines: Iterable[str]) -> None:
         for line in lines:
             if self.ended:
                 return
-            self.line_no += 1
-            if self._root is not None:
-                self._root.append(line)
-                continue
+            self._read_one(line)
+
+    def _read_one(self, line: str) -> None:
+        self.line_no += 1
+        if self._root is not None:
+            self._root.append(line)
+        else:
             self._read_line(line)
 
     def finish(self, last: str | None) -> None:
