@@ -12,17 +12,15 @@ the agent layer asks; these are the codecs as the tests drive them.)
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from fuzzing import swallowed_entry, unmodelled_n_columns
 from hypothesis import strategies as st
 
 import eson
 import eson.toon
 from eson._internal.codecs import eson_typed, toon_typed
-from eson._internal.schema import EntryKind, document_schema
-from eson._internal.wire.eson_line_reader import scan_sections
 
 #: Writer options: keywords of ``encode`` (``{}`` is the defaults).
 Options = dict[str, Any]
@@ -82,38 +80,10 @@ def _eson_reference(cls: type, text: str, strict: bool, reading: dict[str, Any])
     """``eson.decode(text)`` with the reserved ``n`` column dropped where ``cls`` has no ``n``."""
     assert strict and not reading  # ESON's damaged texts are read strictly
     document = eson.decode(text)
-    schema = document_schema(cls)
-    for section in scan_sections(text):
-        item = schema.by_wire.get(section.name)
-        if (
-            item is not None
-            and item.entry is EntryKind.RECORD_ARRAY
-            and item.record is not None
-            and section.kind == "records"
-            and section.numbered
-            and "n" not in item.record.wire_names
-        ):
-            for row in document[section.name]:
-                del row["n"]
+    for name in unmodelled_n_columns(cls, text):
+        for row in document[name]:
+            del row["n"]
     return document
-
-
-def _eson_swallowed(text: str, error: BaseException) -> bool:
-    """Whether ``error`` is the count check untyped decoding cannot make.
-
-    That is a :class:`eson.CountError` whose stray line is, in the untyped
-    reading, a row of the array, and whose entry's name the document lacks.
-    """
-    if not isinstance(error, eson.CountError) or error.stray_line is None:
-        return False
-    lines = text.replace("\r\n", "\n").lstrip("\ufeff").split("\n")
-    stray = lines[error.stray_line - 1]
-    name = re.split(r"[=\[{]", stray, maxsplit=1)[0]
-    try:
-        names = {section.name for section in scan_sections(text)}
-    except eson.DecodeError:
-        return False  # the text itself is malformed: not the typed check
-    return name not in names and error.section in names
 
 
 # Odd cell texts to swap in: every cell kind, plus ones validation rejects.
@@ -163,7 +133,7 @@ ESON = WireCodec(
     reference=_eson_reference,
     damage=_eson_damage,
     damaged_strictness=st.just(True),
-    swallowed=_eson_swallowed,
+    swallowed=swallowed_entry,
 )
 
 # -- TOON --------------------------------------------------------------------------------

@@ -550,26 +550,41 @@ def _unplaceable(error: eson.ESONError) -> bool:
     return first.get("type") in ("missing", "string_unicode") or not first.get("loc")
 
 
+def unmodelled_n_columns(cls: type, text: str) -> list[str]:
+    """The record arrays of ESON ``text`` numbered with the reserved ``n`` column ``cls``'s
+    record has no field for: a typed decode checks that column and drops it, so the untyped
+    reading a typed decode must equal drops it too.
+
+    Raises:
+        eson.ESONError: for a text whose sections do not scan.
+    """
+    schema = document_schema(cls)
+    names = []
+    for section in scan_sections(text):
+        item = schema.by_wire.get(section.name)
+        if (
+            item is not None
+            and item.entry is EntryKind.RECORD_ARRAY
+            and item.record is not None
+            and section.kind == "records"
+            and section.numbered
+            and "n" not in item.record.wire_names
+        ):
+            names.append(section.name)
+    return names
+
+
 def _validate(cls: type, document: Any, text: str | None) -> Outcome:
     """``validate(untyped)``: the reference a typed decode must equal."""
     if text is not None:  # ESON: a record array's reserved n column is checked and dropped
-        schema = document_schema(cls)
         try:
-            sections = scan_sections(text)
+            names = unmodelled_n_columns(cls, text)
         except eson.ESONError:
-            sections = []
-        for section in sections:
-            item = schema.by_wire.get(section.name)
-            if (
-                item is not None
-                and item.entry is EntryKind.RECORD_ARRAY
-                and item.record is not None
-                and section.kind == "records"
-                and section.numbered
-                and "n" not in item.record.wire_names
-                and isinstance(document.get(section.name), list)
-            ):
-                document = {**document, section.name: [{k: v for k, v in row.items() if k != "n"} for row in document[section.name]]}
+            names = []
+        for name in names:
+            if isinstance(document.get(name), list):
+                rows = [{k: v for k, v in row.items() if k != "n"} for row in document[name]]
+                document = {**document, name: rows}
     if issubclass(cls, pydantic.BaseModel):
         return _run(lambda: cls.model_validate(document))
     return _run(lambda: msgspec.convert(document, cls))
